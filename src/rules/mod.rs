@@ -1,0 +1,21 @@
+//! The rules of pawn games: squares, bitboards, rule sets, positions, moves,
+//! notation, position text, outcomes and perft. No I/O.
+
+mod fen;
+mod game;
+mod moves;
+mod notation;
+mod outcome;
+mod perft;
+mod position;
+mod ruleset;
+mod square;
+
+pub use game::Game;
+pub use moves::{MAX_MOVES, Move, MoveList};
+pub use notation::{MoveError, parse_move, san};
+pub use outcome::{Outcome, Reason};
+pub use perft::{perft, perft_divide};
+pub use position::{Position, PositionError, Targets};
+pub use ruleset::{Gaps, NoMoves, RuleSet, RuleSetError, Variant};
+pub use square::{Bitboard, Color, ParseSquareError, Square};

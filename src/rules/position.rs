@@ -1,0 +1,422 @@
+//! Positions: validated construction, move generation, making moves, outcomes.
+
+use super::moves::{Move, MoveList};
+use super::outcome::{Outcome, Reason};
+use super::ruleset::{Gaps, NoMoves, RuleSet};
+use super::square::{Bitboard, Color, Square};
+use std::fmt;
+
+/// A position of a pawn game: both sides' pawns, the side to move, and the
+/// square a pawn may be captured on en passant. Small and `Copy`, so that the
+/// search makes moves by copying.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    rules: RuleSet,
+    pawns: [Bitboard; 2],
+    side: Color,
+    ep: Option<Square>,
+}
+
+/// What is wrong with a position, said so that a person can fix it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The text itself does not parse.
+    Syntax(String),
+    OffBoard(Square),
+    TwoPawns(Square),
+    OnLastRank(Color, Square),
+    BehindHome(Color, Square),
+    TooManyPawns { color: Color, count: u32, max: u32 },
+    NoPawns,
+    /// The side that just moved has no pawns: no game reaches that.
+    MoverHasNoPawns(Color),
+    EnPassant(String),
+    Gaps(String),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Syntax(s) => f.write_str(s),
+            PositionError::OffBoard(sq) => write!(f, "{sq} is not on the board"),
+            PositionError::TwoPawns(sq) => write!(f, "two pawns on {sq}"),
+            PositionError::OnLastRank(c, sq) => {
+                write!(f, "{c} pawn on {sq}, its last rank: the game would already be over")
+            }
+            PositionError::BehindHome(c, sq) => write!(f, "{c} pawn on {sq}, behind its starting rank"),
+            PositionError::TooManyPawns { color, count, max } => {
+                write!(f, "too many {color} pawns: {count} (at most {max})")
+            }
+            PositionError::NoPawns => f.write_str("no pawns on the board"),
+            PositionError::MoverHasNoPawns(c) => {
+                write!(f, "{c} has no pawns yet {} is to move: no game reaches this", !*c)
+            }
+            PositionError::EnPassant(s) => write!(f, "en passant square: {s}"),
+            PositionError::Gaps(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Where the side to move's pawns can go, as destination sets. Captures are
+/// split by direction so that each destination names its origin.
+#[derive(Copy, Clone, Debug)]
+pub struct Targets {
+    pub single: Bitboard,
+    pub double: Bitboard,
+    /// Captures towards the a-file.
+    pub left: Bitboard,
+    /// Captures towards the h-file.
+    pub right: Bitboard,
+}
+
+impl Targets {
+    pub const fn count(&self) -> u32 {
+        self.single.count() + self.double.count() + self.left.count() + self.right.count()
+    }
+}
+
+impl Position {
+    /// The start of a game. Rule sets with gaps need them; others refuse them.
+    pub fn start(rules: RuleSet, gaps: Option<Gaps>) -> Result<Position, PositionError> {
+        let white_home = Bitboard::rank(rules.home_rank(Color::White)) & rules.board();
+        let black_home = Bitboard::rank(rules.home_rank(Color::Black)) & rules.board();
+        let (white, black) = match (rules.has_gaps(), gaps) {
+            (true, Some(g)) => {
+                if g.white >= rules.width() || g.black >= rules.width() {
+                    return Err(PositionError::Gaps(format!("gaps {g} are off a {}-file board", rules.width())));
+                }
+                (white_home & !Bitboard::file(g.white), black_home & !Bitboard::file(g.black))
+            }
+            (true, None) => {
+                return Err(PositionError::Gaps(format!("{} needs gaps (e.g. AH) before it starts", rules.name())));
+            }
+            (false, None) => (white_home, black_home),
+            (false, Some(_)) => return Err(PositionError::Gaps(format!("{} has no gaps", rules.name()))),
+        };
+        Position::new(rules, white, black, Color::White, None)
+    }
+
+    /// A position from its parts, checked against the rules: every pawn on a
+    /// square it can stand on, counts the start allows, a plausible en passant
+    /// square.
+    pub fn new(
+        rules: RuleSet,
+        white: Bitboard,
+        black: Bitboard,
+        side: Color,
+        ep: Option<Square>,
+    ) -> Result<Position, PositionError> {
+        let pawns = [white, black];
+        if let Some(sq) = (white & black).first() {
+            return Err(PositionError::TwoPawns(sq));
+        }
+        for color in Color::BOTH {
+            let own = pawns[color.index()];
+            if let Some(sq) = (own & !rules.board()).first() {
+                return Err(PositionError::OffBoard(sq));
+            }
+            if let Some(sq) = (own & rules.goal(color)).first() {
+                return Err(PositionError::OnLastRank(color, sq));
+            }
+            if let Some(sq) = (own & !rules.pawn_area(color)).first() {
+                return Err(PositionError::BehindHome(color, sq));
+            }
+            if own.count() > rules.max_pawns() {
+                return Err(PositionError::TooManyPawns { color, count: own.count(), max: rules.max_pawns() });
+            }
+        }
+        if (white | black).is_empty() {
+            return Err(PositionError::NoPawns);
+        }
+        if pawns[(!side).index()].is_empty() {
+            return Err(PositionError::MoverHasNoPawns(!side));
+        }
+        let pos = Position { rules, pawns, side, ep };
+        if let Some(sq) = ep {
+            pos.check_en_passant(sq)?;
+        }
+        Ok(pos)
+    }
+
+    /// An en passant square must be the one a double step of the side that
+    /// just moved passed over, with that pawn beyond it and the way clear.
+    fn check_en_passant(&self, sq: Square) -> Result<(), PositionError> {
+        let bad = |why: String| Err(PositionError::EnPassant(format!("{sq} {why}")));
+        if !self.rules.en_passant() {
+            return bad(format!("given, but {} has no en passant", self.rules.name()));
+        }
+        if !self.rules.contains(sq) {
+            return bad("is not on the board".into());
+        }
+        let mover = !self.side;
+        let forward: i8 = if mover == Color::White { 1 } else { -1 };
+        let passed_rank = self.rules.home_rank(mover) as i8 + forward;
+        if sq.rank() as i8 != passed_rank {
+            return bad(format!("is not on the rank a {mover} double step passes over"));
+        }
+        let (Some(landed), Some(home)) = (sq.offset_rank(forward), sq.offset_rank(-forward)) else {
+            return bad("is not on the rank a double step passes over".into());
+        };
+        if !self.pawns[mover.index()].has(landed) {
+            return bad(format!("has no {mover} pawn on {landed} that could just have moved"));
+        }
+        if self.occupied().has(sq) || self.occupied().has(home) {
+            return bad(format!("is not empty behind the {mover} pawn on {landed}"));
+        }
+        Ok(())
+    }
+
+    pub const fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    pub const fn pawns(&self, color: Color) -> Bitboard {
+        self.pawns[color.index()]
+    }
+
+    pub const fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    pub const fn en_passant(&self) -> Option<Square> {
+        self.ep
+    }
+
+    pub fn occupied(&self) -> Bitboard {
+        self.pawns[0] | self.pawns[1]
+    }
+
+    /// What stands on `sq`.
+    pub fn pawn_at(&self, sq: Square) -> Option<Color> {
+        Color::BOTH.into_iter().find(|c| self.pawns(*c).has(sq))
+    }
+
+    /// Destinations of the side to move's pawns, ignoring whether the game is
+    /// over. The search and perft use this directly.
+    #[inline]
+    pub fn targets(&self) -> Targets {
+        let us = self.pawns[self.side.index()];
+        let them = self.pawns[(!self.side).index()];
+        let empty = self.rules.board() & !(us | them);
+        let mut capturable = them;
+        if let Some(ep) = self.ep {
+            capturable |= ep.bb();
+        }
+        let (up, left, right) = match self.side {
+            Color::White => (8, 7, 9),
+            Color::Black => (-8, -9, -7),
+        };
+        let shift = |b: Bitboard, n: i8| if n > 0 { Bitboard(b.0 << n) } else { Bitboard(b.0 >> -n) };
+        let single = shift(us, up) & empty;
+        let double = shift(single & self.rules.double_from(self.side), up) & empty;
+        Targets {
+            single,
+            double,
+            left: shift(us & !Bitboard::FILE_A, left) & capturable,
+            right: shift(us & !Bitboard::FILE_H, right) & capturable,
+        }
+    }
+
+    /// The origin offsets (destination minus origin, in bit indices) of the
+    /// four target sets, in the order single, double, left, right.
+    #[inline]
+    pub const fn target_offsets(side: Color) -> [i8; 4] {
+        match side {
+            Color::White => [8, 16, 7, 9],
+            Color::Black => [-8, -16, -9, -7],
+        }
+    }
+
+    /// The legal moves; none once the game is over.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.is_decided() {
+            return list;
+        }
+        let t = self.targets();
+        let offsets = Position::target_offsets(self.side);
+        for (set, off) in [t.single, t.double, t.left, t.right].into_iter().zip(offsets) {
+            for to in set {
+                let from = Square::from_index((to.index() as i8 - off) as u8).expect("origin is on the layout");
+                list.push(Move::new(from, to));
+            }
+        }
+        list
+    }
+
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// Whether the side that just moved has won (promotion or last capture).
+    /// Such a position has no moves; only stalemate is left to detect.
+    #[inline]
+    pub fn is_decided(&self) -> bool {
+        !(self.pawns[(!self.side).index()] & self.rules.goal(!self.side)).is_empty()
+            || self.pawns[self.side.index()].is_empty()
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let mover = !self.side;
+        if let Some(sq) = (self.pawns(mover) & self.rules.goal(mover)).first() {
+            return Some(Outcome { winner: Some(mover), reason: Reason::Promotion(sq) });
+        }
+        if self.pawns(self.side).is_empty() {
+            return Some(Outcome { winner: Some(mover), reason: Reason::LastCapture });
+        }
+        if self.targets().count() == 0 {
+            return Some(match self.rules.no_moves() {
+                NoMoves::Draw => Outcome { winner: None, reason: Reason::Stalemate },
+                NoMoves::Loss => Outcome { winner: Some(mover), reason: Reason::NoMoves },
+            });
+        }
+        None
+    }
+
+    /// The position after `m`, which must be legal here; the game-ending
+    /// checks are left to [`Position::outcome`].
+    #[inline]
+    pub fn play_unchecked(&self, m: Move) -> Position {
+        let us = self.side.index();
+        let them = 1 - us;
+        let mut next = *self;
+        next.pawns[us] ^= m.from.bb() | m.to.bb();
+        if m.is_capture() {
+            let victim = if self.pawns[them].has(m.to) { m.to } else { Square::new(m.to.file(), m.from.rank()) };
+            next.pawns[them] ^= victim.bb();
+        }
+        next.ep = None;
+        if m.is_double_step() && self.rules.en_passant() {
+            // Only record the square when a pawn can use it, so that equal
+            // positions compare and hash equal.
+            let beside = m.to.bb().widen() & self.pawns[them];
+            if !beside.is_empty() {
+                let mid = Square::new(m.to.file(), (m.from.rank() + m.to.rank()) / 2);
+                next.ep = Some(mid);
+            }
+        }
+        next.side = !self.side;
+        next
+    }
+
+    /// A 64-bit key for transposition tables, derived from scratch: the state
+    /// is two words, so mixing them costs less than keeping keys incrementally.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        let mut h = mix(self.pawns[0].0) ^ mix(self.pawns[1].0 ^ 0x5851_F42D_4C95_7F2D).rotate_left(23);
+        if self.side == Color::Black {
+            h ^= 0x2545_F491_4F6C_DD1D;
+        }
+        if let Some(ep) = self.ep {
+            h ^= mix(0xA076_1D64_78BD_642F ^ ep.index() as u64);
+        }
+        h
+    }
+
+    /// The same position seen from the other side: ranks reversed, colours
+    /// swapped. Its value for the side to move is the same.
+    pub fn mirror(&self) -> Position {
+        let flip = |b: Bitboard| Bitboard(b.0.swap_bytes() >> (8 * (8 - self.rules.height() as u32)));
+        Position {
+            rules: self.rules,
+            pawns: [flip(self.pawns[1]), flip(self.pawns[0])],
+            side: !self.side,
+            ep: self.ep.map(|sq| Square::new(sq.file(), self.rules.height() - 1 - sq.rank())),
+        }
+    }
+}
+
+/// The splitmix64 finaliser: a fast, well-spread bijection of 64-bit words.
+#[inline]
+const fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn ah() -> Position {
+        Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap()
+    }
+
+    #[test]
+    fn the_ah_start_has_fourteen_moves() {
+        let p = ah();
+        assert_eq!(p.pawns(Color::White).count(), 7);
+        assert!(!p.pawns(Color::White).has(sq("a2")));
+        assert!(!p.pawns(Color::Black).has(sq("h7")));
+        assert_eq!(p.legal_moves().len(), 14);
+        assert_eq!(p.outcome(), None);
+    }
+
+    #[test]
+    fn pawn_race_needs_gaps_and_mini4_refuses_them() {
+        assert!(Position::start(RuleSet::PAWNRACE, None).is_err());
+        assert!(Position::start(RuleSet::MINI4, Some("AB".parse().unwrap())).is_err());
+        let m = Position::start(RuleSet::MINI4, None).unwrap();
+        assert_eq!(m.legal_moves().len(), 4); // single steps only
+    }
+
+    #[test]
+    fn en_passant_square_is_set_only_when_usable() {
+        let p = ah();
+        let p = p.play_unchecked(Move::new(sq("e2"), sq("e4")));
+        assert_eq!(p.en_passant(), None);
+        let w = Position::new(RuleSet::PAWNRACE, sq("e5").bb(), sq("d7").bb(), Color::Black, None).unwrap();
+        let after = w.play_unchecked(Move::new(sq("d7"), sq("d5")));
+        assert_eq!(after.en_passant(), Some(sq("d6")));
+        let ep = Move::new(sq("e5"), sq("d6"));
+        assert!(after.is_legal(ep));
+        let taken = after.play_unchecked(ep);
+        assert!(taken.pawns(Color::Black).is_empty());
+        assert_eq!(taken.outcome().unwrap().reason, Reason::LastCapture);
+    }
+
+    #[test]
+    fn validation_names_the_problem() {
+        let r = RuleSet::PAWNRACE;
+        let e = Position::new(r, sq("e8").bb(), sq("d7").bb(), Color::Black, None);
+        assert_eq!(e, Err(PositionError::OnLastRank(Color::White, sq("e8"))));
+        let e = Position::new(r, sq("e1").bb(), sq("d7").bb(), Color::Black, None);
+        assert_eq!(e, Err(PositionError::BehindHome(Color::White, sq("e1"))));
+        let e = Position::new(r, Bitboard::EMPTY, sq("d7").bb(), Color::Black, None);
+        assert_eq!(e, Err(PositionError::MoverHasNoPawns(Color::White)));
+        let e = Position::new(r, sq("e5").bb(), sq("d5").bb(), Color::White, Some(sq("d3")));
+        assert!(matches!(e, Err(PositionError::EnPassant(_))));
+        let e = Position::new(r, Bitboard::rank(3), sq("d7").bb(), Color::White, None);
+        assert!(matches!(e, Err(PositionError::TooManyPawns { count: 8, max: 7, .. })));
+    }
+
+    #[test]
+    fn outcomes_cover_promotion_and_stalemate() {
+        let r = RuleSet::PAWNRACE;
+        let p = Position::new(r, sq("e7").bb(), sq("a7").bb(), Color::White, None).unwrap();
+        let won = p.play_unchecked(Move::new(sq("e7"), sq("e8")));
+        assert_eq!(won.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::Promotion(sq("e8")) }));
+        assert!(won.legal_moves().is_empty());
+        let blocked = Position::new(r, sq("e4").bb(), sq("e5").bb(), Color::White, None).unwrap();
+        assert_eq!(blocked.outcome(), Some(Outcome { winner: None, reason: Reason::Stalemate }));
+        let mini = Position::new(RuleSet::MINI4, sq("a2").bb(), sq("a3").bb(), Color::White, None).unwrap();
+        assert_eq!(mini.outcome(), Some(Outcome { winner: Some(Color::Black), reason: Reason::NoMoves }));
+    }
+
+    #[test]
+    fn mirroring_twice_is_the_identity_and_keeps_move_counts() {
+        let p = ah().play_unchecked(Move::new(sq("e2"), sq("e4")));
+        let m = p.mirror();
+        assert_eq!(m.mirror(), p);
+        assert_eq!(m.legal_moves().len(), p.legal_moves().len());
+        assert_ne!(m.hash(), p.hash());
+    }
+}
