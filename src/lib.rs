@@ -2,4 +2,7 @@
 //!
 //! Dependencies flow one way: `server` -> `protocol` -> `engine` -> `rules`.
 
+pub mod engine;
+pub mod protocol;
 pub mod rules;
+pub mod server;

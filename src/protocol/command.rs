@@ -1,0 +1,1 @@
+//! Parsing one line into a command.

@@ -1,0 +1,1 @@
+//! The tokio server: session actors over stdio and TCP.
