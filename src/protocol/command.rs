@@ -1,1 +1,279 @@
-//! Parsing one line into a command.
+//! Parsing one line into a command. Verbs and keywords are case-insensitive;
+//! what is left after a command's arguments is an error, not ignored.
+
+use super::reply::ErrorCode;
+use crate::engine::Limits;
+use crate::rules::{Gaps, Variant};
+
+/// The deepest `perft` a session accepts; deeper ones would run for days.
+pub const MAX_PERFT_DEPTH: u32 = 16;
+
+/// What `go` does when given no limit at all: a person typing `go` wants a
+/// move, not a search that never ends.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    IsReady,
+    SetOption { name: String, value: Option<String> },
+    NewGame(Variant),
+    Gaps(Gaps),
+    Position { setup: Setup, moves: Vec<String> },
+    Move(String),
+    Undo,
+    Moves,
+    Board,
+    Fen,
+    Go(Limits),
+    Stop,
+    Perft(u32),
+    Help,
+    Quit,
+}
+
+/// Where `position` starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setup {
+    StartPos(Option<Gaps>),
+    Fen(String),
+}
+
+/// A line that is not a valid command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub code: ErrorCode,
+    pub detail: String,
+}
+
+fn bad(detail: impl Into<String>) -> ParseError {
+    ParseError { code: ErrorCode::BadArgument, detail: detail.into() }
+}
+
+/// One line per command, for `help`, in the order people meet them.
+pub const HELP: &[(&str, &str)] = &[
+    ("uci", "identify the engine and list its options"),
+    ("isready", "answer readyok (at once, even while searching)"),
+    ("setoption name <name> value <value>", "set an option (Hash in MiB)"),
+    ("newgame [pawnrace|mini4]", "start a new game (Pawn Race waits for gaps)"),
+    ("gaps <XY>", "choose the gap files, white's first (black's choice, before the first move)"),
+    ("position startpos [gaps XY] [moves m1 m2 ...]", "set up the start position"),
+    ("position fen <text> [moves m1 m2 ...]", "set up a position from its text"),
+    ("move <m>", "play a move, e2e4 or e4"),
+    ("undo", "take back the last move"),
+    ("moves", "list the legal moves"),
+    ("board", "show the board, position text, side to move and status"),
+    ("fen", "show the position text"),
+    ("go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite]", "let the engine move"),
+    ("stop", "end a running search or perft now"),
+    ("perft <N>", "count move sequences N plies deep, per first move"),
+    ("help", "this list"),
+    ("quit", "end the session"),
+];
+
+/// Parses a line. `Ok(None)` for a blank line, which is not a command.
+pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
+    let mut words = line.split_whitespace();
+    let Some(verb) = words.next() else {
+        return Ok(None);
+    };
+    let args: Vec<&str> = words.collect();
+    let verb_lc = verb.to_ascii_lowercase();
+    let simple = |cmd: Command| {
+        if args.is_empty() { Ok(cmd) } else { Err(bad(format!("{verb_lc} takes no arguments, got '{}'", args.join(" ")))) }
+    };
+    let cmd = match verb_lc.as_str() {
+        "uci" => simple(Command::Uci),
+        "isready" => simple(Command::IsReady),
+        "undo" => simple(Command::Undo),
+        "moves" => simple(Command::Moves),
+        "board" | "d" => simple(Command::Board),
+        "fen" => simple(Command::Fen),
+        "stop" => simple(Command::Stop),
+        "help" => simple(Command::Help),
+        "quit" | "exit" => simple(Command::Quit),
+        "setoption" => parse_setoption(&args),
+        "newgame" | "ucinewgame" => match args.as_slice() {
+            [] => Ok(Command::NewGame(Variant::PawnRace)),
+            [name] => name.parse().map(Command::NewGame).map_err(bad),
+            _ => Err(bad("newgame takes at most one variant name")),
+        },
+        "gaps" => match args.as_slice() {
+            [g] => g.parse().map(Command::Gaps).map_err(bad),
+            _ => Err(bad("gaps takes two file letters, white's gap first, e.g. gaps AH")),
+        },
+        "position" => parse_position(&args),
+        "move" => match args.as_slice() {
+            [m] => Ok(Command::Move(m.to_string())),
+            [] => Err(bad("move needs a move, e.g. move e2e4 or move e4")),
+            _ => Err(bad("move takes one move; use position ... moves for several")),
+        },
+        "go" => parse_go(&args).map(Command::Go),
+        "perft" => match args.as_slice() {
+            [n] => match n.parse::<u32>() {
+                Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
+                _ => Err(bad(format!("perft depth must be 0..{MAX_PERFT_DEPTH}, not '{n}'"))),
+            },
+            _ => Err(bad("perft takes one depth, e.g. perft 5")),
+        },
+        _ => Err(ParseError {
+            code: ErrorCode::UnknownCommand,
+            detail: format!("'{}' is not a command (help lists them)", printable(verb)),
+        }),
+    };
+    cmd.map(Some)
+}
+
+/// The word as it may safely be echoed on one line.
+fn printable(word: &str) -> String {
+    const MAX: usize = 40;
+    let mut s: String = word.chars().filter(|c| !c.is_control()).take(MAX).collect();
+    if word.chars().count() > MAX {
+        s.push_str("...");
+    }
+    s
+}
+
+fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
+    let usage = "usage: setoption name <name> value <value>";
+    let Some((first, rest)) = args.split_first() else {
+        return Err(bad(usage));
+    };
+    if !first.eq_ignore_ascii_case("name") {
+        return Err(bad(usage));
+    }
+    let value_at = rest.iter().position(|w| w.eq_ignore_ascii_case("value"));
+    let (name, value) = match value_at {
+        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err(bad(usage));
+    }
+    Ok(Command::SetOption { name: name.join(" "), value })
+}
+
+fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
+    let usage = "usage: position startpos [gaps XY] [moves ...] | position fen <text> [moves ...]";
+    let moves_at = args.iter().position(|w| w.eq_ignore_ascii_case("moves"));
+    let (head, moves) = match moves_at {
+        Some(i) => (&args[..i], args[i + 1..].iter().map(|m| m.to_string()).collect()),
+        None => (args, Vec::new()),
+    };
+    let setup = match head {
+        [kind] if kind.eq_ignore_ascii_case("startpos") => Setup::StartPos(None),
+        [kind, g, gaps] if kind.eq_ignore_ascii_case("startpos") && g.eq_ignore_ascii_case("gaps") => {
+            Setup::StartPos(Some(gaps.parse().map_err(bad)?))
+        }
+        [kind, fen @ ..] if kind.eq_ignore_ascii_case("fen") && !fen.is_empty() => Setup::Fen(fen.join(" ")),
+        _ => return Err(bad(usage)),
+    };
+    Ok(Command::Position { setup, moves })
+}
+
+fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
+    let mut limits = Limits::default();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let key = word.to_ascii_lowercase();
+        if key == "infinite" {
+            limits.infinite = true;
+            continue;
+        }
+        let Some(value) = words.next() else {
+            return Err(bad(format!("go {key} needs a value")));
+        };
+        let number = |what: &str| bad(format!("go {key} takes {what}, not '{value}'"));
+        match key.as_str() {
+            "depth" => limits.depth = Some(value.parse().ok().filter(|d| *d > 0).ok_or_else(|| number("a depth above 0"))?),
+            "nodes" => limits.nodes = Some(value.parse().ok().filter(|n| *n > 0).ok_or_else(|| number("a count above 0"))?),
+            "movetime" => limits.movetime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
+            "movestogo" => limits.movestogo = Some(value.parse().map_err(|_| number("a move count"))?),
+            "wtime" => limits.wtime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
+            "btime" => limits.btime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
+            "winc" => limits.winc_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
+            "binc" => limits.binc_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
+            _ => return Err(bad(format!("go does not know '{}'", printable(word)))),
+        }
+    }
+    let limited = limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.movetime_ms.is_some()
+        || limits.wtime_ms.is_some()
+        || limits.btime_ms.is_some();
+    if !limited && !limits.infinite {
+        limits.movetime_ms = Some(DEFAULT_MOVETIME_MS);
+    }
+    Ok(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        parse(line).unwrap().unwrap()
+    }
+
+    fn err(line: &str) -> ParseError {
+        parse(line).unwrap_err()
+    }
+
+    #[test]
+    fn verbs_are_case_insensitive_and_blank_lines_are_nothing() {
+        assert_eq!(ok("ISREADY"), Command::IsReady);
+        assert_eq!(ok("  Board "), Command::Board);
+        assert_eq!(parse("   "), Ok(None));
+        assert_eq!(err("frobnicate").code, ErrorCode::UnknownCommand);
+        assert_eq!(err("isready now").code, ErrorCode::BadArgument);
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            ok("position startpos gaps ah moves e2e4 d7d5"),
+            Command::Position { setup: Setup::StartPos(Some("AH".parse().unwrap())), moves: vec!["e2e4".into(), "d7d5".into()] }
+        );
+        assert_eq!(
+            ok("position fen 8/8/8/3pP3/8/8/8/8 w d6 moves exd6"),
+            Command::Position { setup: Setup::Fen("8/8/8/3pP3/8/8/8/8 w d6".into()), moves: vec!["exd6".into()] }
+        );
+        assert_eq!(ok("position startpos"), Command::Position { setup: Setup::StartPos(None), moves: vec![] });
+        for bad_line in ["position", "position fen", "position startpos gaps", "position startpos gaps AZ", "position somewhere"] {
+            assert_eq!(err(bad_line).code, ErrorCode::BadArgument, "{bad_line}");
+        }
+    }
+
+    #[test]
+    fn go_limits() {
+        let Command::Go(l) = ok("go depth 5 nodes 1000 wtime -20 btime 300 winc 10 binc 10 movestogo 3") else { panic!() };
+        assert_eq!((l.depth, l.nodes, l.wtime_ms, l.btime_ms, l.movestogo), (Some(5), Some(1000), Some(-20), Some(300), Some(3)));
+        assert_eq!(ok("go"), Command::Go(Limits { movetime_ms: Some(DEFAULT_MOVETIME_MS), ..Limits::default() }));
+        assert_eq!(ok("go infinite"), Command::Go(Limits { infinite: true, ..Limits::default() }));
+        for bad_line in ["go depth", "go depth x", "go depth 0", "go movetime -5", "go sideways 3", "go nodes 0"] {
+            assert_eq!(err(bad_line).code, ErrorCode::BadArgument, "{bad_line}");
+        }
+    }
+
+    #[test]
+    fn setoption_and_others() {
+        assert_eq!(ok("setoption name Hash value 64"), Command::SetOption { name: "Hash".into(), value: Some("64".into()) });
+        assert_eq!(
+            ok("setoption name Move Overhead value 10"),
+            Command::SetOption { name: "Move Overhead".into(), value: Some("10".into()) }
+        );
+        assert_eq!(err("setoption Hash 64").code, ErrorCode::BadArgument);
+        assert_eq!(ok("newgame MINI4"), Command::NewGame(Variant::Mini4));
+        assert_eq!(err("newgame chess960").code, ErrorCode::BadArgument);
+        assert_eq!(ok("perft 3"), Command::Perft(3));
+        assert_eq!(err("perft 99").code, ErrorCode::BadArgument);
+        assert_eq!(err("move").code, ErrorCode::BadArgument);
+        assert_eq!(err("gaps A").code, ErrorCode::BadArgument);
+    }
+
+    #[test]
+    fn echoed_words_are_cut_and_cleaned() {
+        let e = err(&"z".repeat(500));
+        assert!(e.detail.len() < 100, "{}", e.detail);
+    }
+}
