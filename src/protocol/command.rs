@@ -47,26 +47,53 @@ pub struct ParseError {
 }
 
 fn bad(detail: impl Into<String>) -> ParseError {
-    ParseError { code: ErrorCode::BadArgument, detail: detail.into() }
+    ParseError {
+        code: ErrorCode::BadArgument,
+        detail: detail.into(),
+    }
 }
 
 /// One line per command, for `help`, in the order people meet them.
 pub const HELP: &[(&str, &str)] = &[
     ("uci", "identify the engine and list its options"),
     ("isready", "answer readyok (at once, even while searching)"),
-    ("setoption name <name> value <value>", "set an option (Hash in MiB)"),
-    ("newgame [pawnrace|mini4]", "start a new game (Pawn Race waits for gaps)"),
-    ("gaps <XY>", "choose the gap files, white's first (black's choice, before the first move)"),
-    ("position startpos [gaps XY] [moves m1 m2 ...]", "set up the start position"),
-    ("position fen <text> [moves m1 m2 ...]", "set up a position from its text"),
+    (
+        "setoption name <name> value <value>",
+        "set an option (Hash in MiB)",
+    ),
+    (
+        "newgame [pawnrace|mini4]",
+        "start a new game (Pawn Race waits for gaps)",
+    ),
+    (
+        "gaps <XY>",
+        "choose the gap files, white's first (black's choice, before the first move)",
+    ),
+    (
+        "position startpos [gaps XY] [moves m1 m2 ...]",
+        "set up the start position",
+    ),
+    (
+        "position fen <text> [moves m1 m2 ...]",
+        "set up a position from its text",
+    ),
     ("move <m>", "play a move, e2e4 or e4"),
     ("undo", "take back the last move"),
     ("moves", "list the legal moves"),
-    ("board", "show the board, position text, side to move and status"),
+    (
+        "board",
+        "show the board, position text, side to move and status",
+    ),
     ("fen", "show the position text"),
-    ("go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite]", "let the engine move"),
+    (
+        "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite]",
+        "let the engine move",
+    ),
     ("stop", "end a running search or perft now"),
-    ("perft <N>", "count move sequences N plies deep, per first move"),
+    (
+        "perft <N>",
+        "count move sequences N plies deep, per first move",
+    ),
     ("help", "this list"),
     ("quit", "end the session"),
 ];
@@ -80,7 +107,14 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
     let args: Vec<&str> = words.collect();
     let verb_lc = verb.to_ascii_lowercase();
     let simple = |cmd: Command| {
-        if args.is_empty() { Ok(cmd) } else { Err(bad(format!("{verb_lc} takes no arguments, got '{}'", args.join(" ")))) }
+        if args.is_empty() {
+            Ok(cmd)
+        } else {
+            Err(bad(format!(
+                "{verb_lc} takes no arguments, got '{}'",
+                args.join(" ")
+            )))
+        }
     };
     let cmd = match verb_lc.as_str() {
         "uci" => simple(Command::Uci),
@@ -100,19 +134,25 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         },
         "gaps" => match args.as_slice() {
             [g] => g.parse().map(Command::Gaps).map_err(bad),
-            _ => Err(bad("gaps takes two file letters, white's gap first, e.g. gaps AH")),
+            _ => Err(bad(
+                "gaps takes two file letters, white's gap first, e.g. gaps AH",
+            )),
         },
         "position" => parse_position(&args),
         "move" => match args.as_slice() {
             [m] => Ok(Command::Move(m.to_string())),
             [] => Err(bad("move needs a move, e.g. move e2e4 or move e4")),
-            _ => Err(bad("move takes one move; use position ... moves for several")),
+            _ => Err(bad(
+                "move takes one move; use position ... moves for several",
+            )),
         },
         "go" => parse_go(&args).map(Command::Go),
         "perft" => match args.as_slice() {
             [n] => match n.parse::<u32>() {
                 Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
-                _ => Err(bad(format!("perft depth must be 0..{MAX_PERFT_DEPTH}, not '{n}'"))),
+                _ => Err(bad(format!(
+                    "perft depth must be 0..{MAX_PERFT_DEPTH}, not '{n}'"
+                ))),
             },
             _ => Err(bad("perft takes one depth, e.g. perft 5")),
         },
@@ -150,22 +190,32 @@ fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
     if name.is_empty() {
         return Err(bad(usage));
     }
-    Ok(Command::SetOption { name: name.join(" "), value })
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
 }
 
 fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
     let usage = "usage: position startpos [gaps XY] [moves ...] | position fen <text> [moves ...]";
     let moves_at = args.iter().position(|w| w.eq_ignore_ascii_case("moves"));
     let (head, moves) = match moves_at {
-        Some(i) => (&args[..i], args[i + 1..].iter().map(|m| m.to_string()).collect()),
+        Some(i) => (
+            &args[..i],
+            args[i + 1..].iter().map(|m| m.to_string()).collect(),
+        ),
         None => (args, Vec::new()),
     };
     let setup = match head {
         [kind] if kind.eq_ignore_ascii_case("startpos") => Setup::StartPos(None),
-        [kind, g, gaps] if kind.eq_ignore_ascii_case("startpos") && g.eq_ignore_ascii_case("gaps") => {
+        [kind, g, gaps]
+            if kind.eq_ignore_ascii_case("startpos") && g.eq_ignore_ascii_case("gaps") =>
+        {
             Setup::StartPos(Some(gaps.parse().map_err(bad)?))
         }
-        [kind, fen @ ..] if kind.eq_ignore_ascii_case("fen") && !fen.is_empty() => Setup::Fen(fen.join(" ")),
+        [kind, fen @ ..] if kind.eq_ignore_ascii_case("fen") && !fen.is_empty() => {
+            Setup::Fen(fen.join(" "))
+        }
         _ => return Err(bad(usage)),
     };
     Ok(Command::Position { setup, moves })
@@ -185,10 +235,30 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
         };
         let number = |what: &str| bad(format!("go {key} takes {what}, not '{value}'"));
         match key.as_str() {
-            "depth" => limits.depth = Some(value.parse().ok().filter(|d| *d > 0).ok_or_else(|| number("a depth above 0"))?),
-            "nodes" => limits.nodes = Some(value.parse().ok().filter(|n| *n > 0).ok_or_else(|| number("a count above 0"))?),
-            "movetime" => limits.movetime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
-            "movestogo" => limits.movestogo = Some(value.parse().map_err(|_| number("a move count"))?),
+            "depth" => {
+                limits.depth = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|d| *d > 0)
+                        .ok_or_else(|| number("a depth above 0"))?,
+                )
+            }
+            "nodes" => {
+                limits.nodes = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or_else(|| number("a count above 0"))?,
+                )
+            }
+            "movetime" => {
+                limits.movetime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?)
+            }
+            "movestogo" => {
+                limits.movestogo = Some(value.parse().map_err(|_| number("a move count"))?)
+            }
             "wtime" => limits.wtime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
             "btime" => limits.btime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
             "winc" => limits.winc_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
@@ -232,35 +302,88 @@ mod tests {
     fn position_forms() {
         assert_eq!(
             ok("position startpos gaps ah moves e2e4 d7d5"),
-            Command::Position { setup: Setup::StartPos(Some("AH".parse().unwrap())), moves: vec!["e2e4".into(), "d7d5".into()] }
+            Command::Position {
+                setup: Setup::StartPos(Some("AH".parse().unwrap())),
+                moves: vec!["e2e4".into(), "d7d5".into()]
+            }
         );
         assert_eq!(
             ok("position fen 8/8/8/3pP3/8/8/8/8 w d6 moves exd6"),
-            Command::Position { setup: Setup::Fen("8/8/8/3pP3/8/8/8/8 w d6".into()), moves: vec!["exd6".into()] }
+            Command::Position {
+                setup: Setup::Fen("8/8/8/3pP3/8/8/8/8 w d6".into()),
+                moves: vec!["exd6".into()]
+            }
         );
-        assert_eq!(ok("position startpos"), Command::Position { setup: Setup::StartPos(None), moves: vec![] });
-        for bad_line in ["position", "position fen", "position startpos gaps", "position startpos gaps AZ", "position somewhere"] {
+        assert_eq!(
+            ok("position startpos"),
+            Command::Position {
+                setup: Setup::StartPos(None),
+                moves: vec![]
+            }
+        );
+        for bad_line in [
+            "position",
+            "position fen",
+            "position startpos gaps",
+            "position startpos gaps AZ",
+            "position somewhere",
+        ] {
             assert_eq!(err(bad_line).code, ErrorCode::BadArgument, "{bad_line}");
         }
     }
 
     #[test]
     fn go_limits() {
-        let Command::Go(l) = ok("go depth 5 nodes 1000 wtime -20 btime 300 winc 10 binc 10 movestogo 3") else { panic!() };
-        assert_eq!((l.depth, l.nodes, l.wtime_ms, l.btime_ms, l.movestogo), (Some(5), Some(1000), Some(-20), Some(300), Some(3)));
-        assert_eq!(ok("go"), Command::Go(Limits { movetime_ms: Some(DEFAULT_MOVETIME_MS), ..Limits::default() }));
-        assert_eq!(ok("go infinite"), Command::Go(Limits { infinite: true, ..Limits::default() }));
-        for bad_line in ["go depth", "go depth x", "go depth 0", "go movetime -5", "go sideways 3", "go nodes 0"] {
+        let Command::Go(l) =
+            ok("go depth 5 nodes 1000 wtime -20 btime 300 winc 10 binc 10 movestogo 3")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (l.depth, l.nodes, l.wtime_ms, l.btime_ms, l.movestogo),
+            (Some(5), Some(1000), Some(-20), Some(300), Some(3))
+        );
+        assert_eq!(
+            ok("go"),
+            Command::Go(Limits {
+                movetime_ms: Some(DEFAULT_MOVETIME_MS),
+                ..Limits::default()
+            })
+        );
+        assert_eq!(
+            ok("go infinite"),
+            Command::Go(Limits {
+                infinite: true,
+                ..Limits::default()
+            })
+        );
+        for bad_line in [
+            "go depth",
+            "go depth x",
+            "go depth 0",
+            "go movetime -5",
+            "go sideways 3",
+            "go nodes 0",
+        ] {
             assert_eq!(err(bad_line).code, ErrorCode::BadArgument, "{bad_line}");
         }
     }
 
     #[test]
     fn setoption_and_others() {
-        assert_eq!(ok("setoption name Hash value 64"), Command::SetOption { name: "Hash".into(), value: Some("64".into()) });
+        assert_eq!(
+            ok("setoption name Hash value 64"),
+            Command::SetOption {
+                name: "Hash".into(),
+                value: Some("64".into())
+            }
+        );
         assert_eq!(
             ok("setoption name Move Overhead value 10"),
-            Command::SetOption { name: "Move Overhead".into(), value: Some("10".into()) }
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("10".into())
+            }
         );
         assert_eq!(err("setoption Hash 64").code, ErrorCode::BadArgument);
         assert_eq!(ok("newgame MINI4"), Command::NewGame(Variant::Mini4));

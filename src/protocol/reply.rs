@@ -81,7 +81,9 @@ pub fn board_lines(game: &Game) -> Vec<String> {
         lines.push(row);
     }
     lines.push(border);
-    let files: String = (0..rules.width()).map(|f| format!(" {}", (b'a' + f) as char)).collect();
+    let files: String = (0..rules.width())
+        .map(|f| format!(" {}", (b'a' + f) as char))
+        .collect();
     lines.push(format!("    {files}"));
     lines.push(format!("fen {}", pos.fen()));
     match game.gaps() {

@@ -23,7 +23,10 @@ pub struct SessionOptions {
 
 impl Default for SessionOptions {
     fn default() -> SessionOptions {
-        SessionOptions { hash_mib: 16, max_hash_mib: 1024 }
+        SessionOptions {
+            hash_mib: 16,
+            max_hash_mib: 1024,
+        }
     }
 }
 
@@ -47,9 +50,20 @@ pub struct Job {
 }
 
 enum Work {
-    Search { engine: Box<Engine>, pos: Position, limits: Limits },
-    ChooseGaps { engine: Box<Engine>, rules: RuleSet, limits: Limits },
-    Perft { pos: Position, depth: u32 },
+    Search {
+        engine: Box<Engine>,
+        pos: Position,
+        limits: Limits,
+    },
+    ChooseGaps {
+        engine: Box<Engine>,
+        rules: RuleSet,
+        limits: Limits,
+    },
+    Perft {
+        pos: Position,
+        depth: u32,
+    },
 }
 
 /// The result of a [`Job`], to give back to the session that made it.
@@ -58,10 +72,18 @@ pub struct JobDone {
 }
 
 enum Finished {
-    Search { engine: Box<Engine>, result: SearchResult },
-    ChooseGaps { engine: Box<Engine>, gaps: Gaps },
+    Search {
+        engine: Box<Engine>,
+        result: SearchResult,
+    },
+    ChooseGaps {
+        engine: Box<Engine>,
+        gaps: Gaps,
+    },
     /// `None` when stopped before it finished.
-    Perft { divide: Option<Vec<(Move, u64)>> },
+    Perft {
+        divide: Option<Vec<(Move, u64)>>,
+    },
 }
 
 impl std::fmt::Debug for Job {
@@ -87,15 +109,25 @@ impl Job {
     pub fn run(self, emit: &mut dyn FnMut(String)) -> JobDone {
         let stop = &*self.stop;
         let result = match self.work {
-            Work::Search { mut engine, pos, limits } => {
+            Work::Search {
+                mut engine,
+                pos,
+                limits,
+            } => {
                 let result = engine.search(&pos, &limits, stop, &mut |info| emit(info_line(info)));
                 Finished::Search { engine, result }
             }
-            Work::ChooseGaps { mut engine, rules, limits } => {
+            Work::ChooseGaps {
+                mut engine,
+                rules,
+                limits,
+            } => {
                 let gaps = engine.choose_gaps(&rules, &limits, stop);
                 Finished::ChooseGaps { engine, gaps }
             }
-            Work::Perft { pos, depth } => Finished::Perft { divide: perft_divide(&pos, depth, stop) },
+            Work::Perft { pos, depth } => Finished::Perft {
+                divide: perft_divide(&pos, depth, stop),
+            },
         };
         JobDone { result }
     }
@@ -128,7 +160,10 @@ pub struct Session {
 type Reply = Result<Vec<String>, ParseError>;
 
 fn fail(code: ErrorCode, detail: impl Into<String>) -> ParseError {
-    ParseError { code, detail: detail.into() }
+    ParseError {
+        code,
+        detail: detail.into(),
+    }
 }
 
 impl Session {
@@ -183,10 +218,17 @@ impl Session {
                 lines.push("ok board".into());
                 lines
             }),
-            Command::Fen => self.game().map(|g| vec![format!("ok fen {}", g.position().fen())]),
+            Command::Fen => self
+                .game()
+                .map(|g| vec![format!("ok fen {}", g.position().fen())]),
             Command::Go(limits) => return self.go(limits),
             Command::Perft(depth) => match self.game() {
-                Ok(g) => return self.start(Work::Perft { pos: *g.position(), depth }),
+                Ok(g) => {
+                    return self.start(Work::Perft {
+                        pos: *g.position(),
+                        depth,
+                    });
+                }
                 Err(e) => Err(e),
             },
         };
@@ -208,8 +250,16 @@ impl Session {
                 running.quit = true;
                 Some(Action::Reply(Vec::new()))
             }
-            Command::Uci | Command::IsReady | Command::Help | Command::Board | Command::Fen | Command::Moves => None,
-            _ => Some(Action::Reply(vec![error(ErrorCode::Busy, "a search is running (send stop first)")])),
+            Command::Uci
+            | Command::IsReady
+            | Command::Help
+            | Command::Board
+            | Command::Fen
+            | Command::Moves => None,
+            _ => Some(Action::Reply(vec![error(
+                ErrorCode::Busy,
+                "a search is running (send stop first)",
+            )])),
         }
     }
 
@@ -227,13 +277,19 @@ impl Session {
                     Err(e) => vec![error(e.code, e.detail)],
                 }
             }
-            Finished::Perft { divide: Some(divide) } => {
+            Finished::Perft {
+                divide: Some(divide),
+            } => {
                 let total: u64 = divide.iter().map(|(_, n)| n).sum();
-                let mut lines: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+                let mut lines: Vec<String> =
+                    divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
                 lines.push(format!("ok nodes {total}"));
                 lines
             }
-            Finished::Perft { divide: None } => vec![error(ErrorCode::Interrupted, "perft stopped before it finished")],
+            Finished::Perft { divide: None } => vec![error(
+                ErrorCode::Interrupted,
+                "perft stopped before it finished",
+            )],
         };
         let Some(running) = self.running.take() else {
             return Action::Reply(lines);
@@ -249,13 +305,19 @@ impl Session {
 
     fn start(&mut self, work: Work) -> Action {
         let stop = Arc::new(AtomicBool::new(false));
-        self.running = Some(Running { stop: stop.clone(), deferred: Vec::new(), quit: false });
+        self.running = Some(Running {
+            stop: stop.clone(),
+            deferred: Vec::new(),
+            quit: false,
+        });
         Action::Run(Job { work, stop })
     }
 
     fn take_engine(&mut self) -> Box<Engine> {
         let hash = self.hash_mib;
-        self.engine.take().unwrap_or_else(|| Box::new(Engine::new(hash)))
+        self.engine
+            .take()
+            .unwrap_or_else(|| Box::new(Engine::new(hash)))
     }
 
     fn game(&self) -> Result<&Game, ParseError> {
@@ -298,13 +360,21 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Reply {
         if !name.eq_ignore_ascii_case("hash") {
-            return Err(fail(ErrorCode::BadArgument, format!("unknown option '{name}' (known: Hash)")));
+            return Err(fail(
+                ErrorCode::BadArgument,
+                format!("unknown option '{name}' (known: Hash)"),
+            ));
         }
         let max = self.options.max_hash_mib;
         let mib = value
             .and_then(|v| v.trim().parse::<usize>().ok())
             .filter(|m| (1..=max).contains(m))
-            .ok_or_else(|| fail(ErrorCode::BadArgument, format!("Hash takes MiB from 1 to {max}")))?;
+            .ok_or_else(|| {
+                fail(
+                    ErrorCode::BadArgument,
+                    format!("Hash takes MiB from 1 to {max}"),
+                )
+            })?;
         self.hash_mib = mib;
         if let Some(engine) = &mut self.engine {
             engine.set_hash(mib);
@@ -330,7 +400,10 @@ impl Session {
     fn choose_gaps(&mut self, gaps: Gaps) -> Reply {
         let rules = self.rules();
         if !rules.has_gaps() {
-            return Err(fail(ErrorCode::WrongState, format!("{} has no gaps", rules.name())));
+            return Err(fail(
+                ErrorCode::WrongState,
+                format!("{} has no gaps", rules.name()),
+            ));
         }
         if let State::Playing(g) = &self.state
             && (!g.moves().is_empty() || g.gaps().is_none())
@@ -345,7 +418,8 @@ impl Session {
     }
 
     fn start_game(&mut self, gaps: Gaps) -> Result<(), ParseError> {
-        let start = Position::start(self.rules(), Some(gaps)).map_err(|e| fail(ErrorCode::BadArgument, e.to_string()))?;
+        let start = Position::start(self.rules(), Some(gaps))
+            .map_err(|e| fail(ErrorCode::BadArgument, e.to_string()))?;
         self.state = State::Playing(Game::new(start, Some(gaps)));
         Ok(())
     }
@@ -357,24 +431,34 @@ impl Session {
             Setup::StartPos(gaps) => match (rules.has_gaps(), gaps) {
                 (true, None) => {
                     if !moves.is_empty() {
-                        return Err(fail(ErrorCode::BadArgument, "moves from the start need gaps: position startpos gaps AH moves ..."));
+                        return Err(fail(
+                            ErrorCode::BadArgument,
+                            "moves from the start need gaps: position startpos gaps AH moves ...",
+                        ));
                     }
                     self.state = State::AwaitingGaps(rules);
-                    return Ok(vec![format!("ok position startpos {} awaiting gaps", rules.name())]);
+                    return Ok(vec![format!(
+                        "ok position startpos {} awaiting gaps",
+                        rules.name()
+                    )]);
                 }
                 (_, gaps) => {
-                    let start = Position::start(rules, gaps).map_err(|e| fail(ErrorCode::BadArgument, e.to_string()))?;
+                    let start = Position::start(rules, gaps)
+                        .map_err(|e| fail(ErrorCode::BadArgument, e.to_string()))?;
                     Game::new(start, gaps)
                 }
             },
             Setup::Fen(text) => {
-                let pos = Position::from_fen(&text, rules).map_err(|e| fail(ErrorCode::BadPosition, e.to_string()))?;
+                let pos = Position::from_fen(&text, rules)
+                    .map_err(|e| fail(ErrorCode::BadPosition, e.to_string()))?;
                 Game::new(pos, None)
             }
         };
         for (i, text) in moves.iter().enumerate() {
-            let m = legal_move(game.position(), text)
-                .map_err(|e| ParseError { code: e.code, detail: format!("move {} ({text}): {}", i + 1, e.detail) })?;
+            let m = legal_move(game.position(), text).map_err(|e| ParseError {
+                code: e.code,
+                detail: format!("move {} ({text}): {}", i + 1, e.detail),
+            })?;
             game.play(m);
         }
         let fen = game.position().fen();
@@ -391,13 +475,18 @@ impl Session {
 
     fn undo(&mut self) -> Reply {
         let game = self.game_mut()?;
-        let m = game.undo().ok_or_else(|| fail(ErrorCode::WrongState, "no move to take back"))?;
+        let m = game
+            .undo()
+            .ok_or_else(|| fail(ErrorCode::WrongState, "no move to take back"))?;
         Ok(vec![format!("ok undo {m} san {}", san(m))])
     }
 
     fn moves(&self) -> Reply {
         let legal = self.game()?.position().legal_moves();
-        let mut lines: Vec<String> = legal.iter().map(|m| format!("move {m} san {}", san(*m))).collect();
+        let mut lines: Vec<String> = legal
+            .iter()
+            .map(|m| format!("move {m} san {}", san(*m)))
+            .collect();
         lines.push(format!("ok moves {}", legal.len()));
         Ok(lines)
     }
@@ -407,13 +496,23 @@ impl Session {
             State::AwaitingGaps(rules) => {
                 let rules = *rules;
                 let engine = self.take_engine();
-                self.start(Work::ChooseGaps { engine, rules, limits })
+                self.start(Work::ChooseGaps {
+                    engine,
+                    rules,
+                    limits,
+                })
             }
-            State::Playing(game) if game.outcome().is_some() => Action::Reply(vec!["bestmove (none)".into()]),
+            State::Playing(game) if game.outcome().is_some() => {
+                Action::Reply(vec!["bestmove (none)".into()])
+            }
             State::Playing(game) => {
                 let pos = *game.position();
                 let engine = self.take_engine();
-                self.start(Work::Search { engine, pos, limits })
+                self.start(Work::Search {
+                    engine,
+                    pos,
+                    limits,
+                })
             }
         }
     }
@@ -429,7 +528,11 @@ impl Session {
                 game.play(m);
                 let mut lines = Vec::new();
                 if let Some(o) = game.outcome() {
-                    lines.push(format!("info string result {} {}", o.result_word(), o.reason_tokens()));
+                    lines.push(format!(
+                        "info string result {} {}",
+                        o.result_word(),
+                        o.reason_tokens()
+                    ));
                 }
                 lines.push(format!("bestmove {m}"));
                 lines
@@ -454,13 +557,20 @@ fn legal_move(pos: &Position, text: &str) -> Result<Move, ParseError> {
 fn move_reply(m: Move, game: &Game) -> String {
     let mut line = format!("ok move {m} san {}", san(m));
     if let Some(o) = game.outcome() {
-        line.push_str(&format!(" result {} {}", o.result_word(), o.reason_tokens()));
+        line.push_str(&format!(
+            " result {} {}",
+            o.result_word(),
+            o.reason_tokens()
+        ));
     }
     line
 }
 
 fn help() -> Vec<String> {
-    let mut lines: Vec<String> = HELP.iter().map(|(cmd, what)| format!("help {cmd} -- {what}")).collect();
+    let mut lines: Vec<String> = HELP
+        .iter()
+        .map(|(cmd, what)| format!("help {cmd} -- {what}"))
+        .collect();
     lines.push("ok help".into());
     lines
 }
@@ -492,13 +602,27 @@ mod tests {
     }
 
     fn finals(out: &[String]) -> Vec<&str> {
-        out.iter().map(String::as_str).filter(|l| !l.starts_with("info ")).collect()
+        out.iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with("info "))
+            .collect()
     }
 
     #[test]
     fn a_game_from_gaps_to_undo() {
         let mut s = Session::new(SessionOptions::default());
-        let out = drive(&mut s, &["newgame", "gaps ah", "move e2e4", "move d5", "fen", "undo", "fen"]);
+        let out = drive(
+            &mut s,
+            &[
+                "newgame",
+                "gaps ah",
+                "move e2e4",
+                "move d5",
+                "fen",
+                "undo",
+                "fen",
+            ],
+        );
         assert_eq!(
             out,
             [
@@ -516,31 +640,73 @@ mod tests {
     #[test]
     fn errors_have_codes_and_change_nothing() {
         let mut s = Session::new(SessionOptions::default());
-        let out = drive(&mut s, &["move e2e4", "gaps AH", "move e2e5", "move zz", "move e2e4", "gaps BG", "undo", "undo"]);
-        let codes: Vec<&str> = out.iter().map(|l| l.split(' ').take(2).last().unwrap_or("")).collect();
+        let out = drive(
+            &mut s,
+            &[
+                "move e2e4",
+                "gaps AH",
+                "move e2e5",
+                "move zz",
+                "move e2e4",
+                "gaps BG",
+                "undo",
+                "undo",
+            ],
+        );
+        let codes: Vec<&str> = out
+            .iter()
+            .map(|l| l.split(' ').take(2).last().unwrap_or(""))
+            .collect();
         assert_eq!(
             codes,
-            ["wrong-state", "gaps", "illegal-move", "bad-argument", "move", "wrong-state", "undo", "wrong-state"]
+            [
+                "wrong-state",
+                "gaps",
+                "illegal-move",
+                "bad-argument",
+                "move",
+                "wrong-state",
+                "undo",
+                "wrong-state"
+            ]
         );
     }
 
     #[test]
     fn a_winning_move_says_so_and_ends_the_game() {
         let mut s = Session::new(SessionOptions::default());
-        let out = drive(&mut s, &["position fen 8/4P3/8/8/8/8/p7/8 w -", "move e8", "move a1", "go depth 1"]);
+        let out = drive(
+            &mut s,
+            &[
+                "position fen 8/4P3/8/8/8/8/p7/8 w -",
+                "move e8",
+                "move a1",
+                "go depth 1",
+            ],
+        );
         assert_eq!(out[1], "ok move e7e8 san e8 result white-wins promotion e8");
-        assert!(out[2].starts_with("error game-over the game is over: white wins"), "{}", out[2]);
+        assert!(
+            out[2].starts_with("error game-over the game is over: white wins"),
+            "{}",
+            out[2]
+        );
         assert_eq!(out[3], "bestmove (none)");
     }
 
     #[test]
     fn go_plays_the_engine_move_on_the_board() {
         let mut s = Session::new(SessionOptions::default());
-        let out = drive(&mut s, &["position startpos gaps AH", "go depth 2", "board"]);
+        let out = drive(
+            &mut s,
+            &["position startpos gaps AH", "go depth 2", "board"],
+        );
         let bestmove = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
         assert!(out.iter().any(|l| l.starts_with("info depth 1 ")));
         assert!(out.iter().any(|l| l == "side black"), "{out:?}");
-        assert!(out.iter().any(|l| l.starts_with("history 1. ")), "{bestmove}");
+        assert!(
+            out.iter().any(|l| l.starts_with("history 1. ")),
+            "{bestmove}"
+        );
     }
 
     #[test]
@@ -555,14 +721,20 @@ mod tests {
     fn while_busy_stop_and_quit_answer_after_the_job() {
         let mut s = Session::new(SessionOptions::default());
         drive(&mut s, &["position startpos gaps AH"]);
-        let Action::Run(job) = s.handle_line("go infinite") else { panic!("go must start a job") };
+        let Action::Run(job) = s.handle_line("go infinite") else {
+            panic!("go must start a job")
+        };
         assert!(s.is_busy());
         assert!(matches!(s.handle_line("isready"), Action::Reply(l) if l == ["readyok"]));
-        assert!(matches!(s.handle_line("move e2e4"), Action::Reply(l) if l[0].starts_with("error busy")));
+        assert!(
+            matches!(s.handle_line("move e2e4"), Action::Reply(l) if l[0].starts_with("error busy"))
+        );
         assert!(matches!(s.handle_line("stop"), Action::Reply(l) if l.is_empty()));
         assert!(matches!(s.handle_line("quit"), Action::Reply(l) if l.is_empty()));
         let done = job.run(&mut |_| {});
-        let Action::Quit(lines) = s.finish(done) else { panic!("quit was pending") };
+        let Action::Quit(lines) = s.finish(done) else {
+            panic!("quit was pending")
+        };
         assert_eq!(finals(&lines)[1..], ["ok stop", "ok bye"]);
         assert!(lines[0].starts_with("bestmove ") && lines[0] != "bestmove (none)");
     }
@@ -579,7 +751,16 @@ mod tests {
     #[test]
     fn mini4_plays_without_gaps() {
         let mut s = Session::new(SessionOptions::default());
-        let out = drive(&mut s, &["newgame mini4", "gaps AB", "moves", "position fen pppp/..../..../PPPP w -", "perft 2"]);
+        let out = drive(
+            &mut s,
+            &[
+                "newgame mini4",
+                "gaps AB",
+                "moves",
+                "position fen pppp/..../..../PPPP w -",
+                "perft 2",
+            ],
+        );
         assert_eq!(out[0], "ok newgame mini4");
         assert!(out[1].starts_with("error wrong-state mini4 has no gaps"));
         assert_eq!(out[6], "ok moves 4");
@@ -590,15 +771,32 @@ mod tests {
     #[test]
     fn position_with_a_bad_move_changes_nothing() {
         let mut s = Session::new(SessionOptions::default());
-        let out = drive(&mut s, &["position startpos gaps AH moves e2e4", "position startpos gaps AH moves e2e4 e7e4", "fen"]);
-        assert_eq!(out[1], "error illegal-move move 2 (e7e4): e7e4 is not legal here (black to move)");
+        let out = drive(
+            &mut s,
+            &[
+                "position startpos gaps AH moves e2e4",
+                "position startpos gaps AH moves e2e4 e7e4",
+                "fen",
+            ],
+        );
+        assert_eq!(
+            out[1],
+            "error illegal-move move 2 (e7e4): e7e4 is not legal here (black to move)"
+        );
         assert_eq!(out[2], "ok fen 8/ppppppp1/8/8/4P3/8/1PPP1PPP/8 b -");
     }
 
     #[test]
     fn options() {
         let mut s = Session::new(SessionOptions::default());
-        let out = drive(&mut s, &["setoption name hash value 32", "setoption name Hash value 0", "setoption name Ponder value true"]);
+        let out = drive(
+            &mut s,
+            &[
+                "setoption name hash value 32",
+                "setoption name Hash value 0",
+                "setoption name Ponder value true",
+            ],
+        );
         assert_eq!(out[0], "ok setoption Hash 32");
         assert!(out[1].starts_with("error bad-argument Hash takes MiB"));
         assert!(out[2].starts_with("error bad-argument unknown option"));
