@@ -222,6 +222,8 @@ impl Session {
                 .game()
                 .map(|g| vec![format!("ok fen {}", g.position().fen())]),
             Command::Go(limits) => return self.go(limits),
+            // The empty sequence: nothing to run.
+            Command::Perft(0) => self.game().map(|_| vec!["ok nodes 1".into()]),
             Command::Perft(depth) => match self.game() {
                 Ok(g) => {
                     return self.start(Work::Perft {
@@ -278,8 +280,9 @@ impl Session {
                 }
             }
             Finished::Perft {
-                divide: Some(divide),
+                divide: Some(mut divide),
             } => {
+                divide.sort_by_key(|(m, _)| (m.from, m.to));
                 let total: u64 = divide.iter().map(|(_, n)| n).sum();
                 let mut lines: Vec<String> =
                     divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
@@ -482,7 +485,8 @@ impl Session {
     }
 
     fn moves(&self) -> Reply {
-        let legal = self.game()?.position().legal_moves();
+        let mut legal = self.game()?.position().legal_moves();
+        legal.as_mut_slice().sort_by_key(|m| (m.from, m.to));
         let mut lines: Vec<String> = legal
             .iter()
             .map(|m| format!("move {m} san {}", san(*m)))
