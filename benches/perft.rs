@@ -10,18 +10,29 @@ fn perft_full(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    pos.legal_moves().iter().map(|m| perft_full(&pos.play_unchecked(*m), depth - 1)).sum()
+    pos.legal_moves()
+        .iter()
+        .map(|m| perft_full(&pos.play_unchecked(*m), depth - 1))
+        .sum()
 }
 
 fn bench_perft(c: &mut Criterion) {
-    let start = Position::start(RuleSet::PAWNRACE, Some("AH".parse().expect("AH is a gap pair"))).expect("start");
+    let start = Position::start(
+        RuleSet::PAWNRACE,
+        Some("AH".parse().expect("AH is a gap pair")),
+    )
+    .expect("start");
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for depth in [5, 6] {
         let leaves = perft(&start, depth);
         group.throughput(Throughput::Elements(leaves));
-        group.bench_function(format!("bulk/ah/{depth}"), |b| b.iter(|| perft(black_box(&start), depth)));
-        group.bench_function(format!("full/ah/{depth}"), |b| b.iter(|| perft_full(black_box(&start), depth)));
+        group.bench_function(format!("bulk/ah/{depth}"), |b| {
+            b.iter(|| perft(black_box(&start), depth))
+        });
+        group.bench_function(format!("full/ah/{depth}"), |b| {
+            b.iter(|| perft_full(black_box(&start), depth))
+        });
     }
     group.finish();
 }
