@@ -12,3 +12,11 @@ fn ah_start_matches_the_published_counts() {
     let counts: Vec<u64> = (1..=5).map(|d| perft(&start, d)).collect();
     assert_eq!(counts, [14, 196, 2554, 33274, 404949]);
 }
+
+#[test]
+fn hand_made_positions_count_by_hand() {
+    // Four single steps each, nothing else on the 4x4 board.
+    assert_eq!(count("pppp/4/4/PPPP w -", RuleSet::MINI4, 2), 16);
+    // A push and the en passant capture.
+    assert_eq!(count("8/8/8/3pP3/8/8/8/8 w - d6", RuleSet::PAWNRACE, 1), 2);
+}
