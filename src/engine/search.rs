@@ -5,7 +5,7 @@ use super::eval::{EVAL_LIMIT, evaluate, threatens_win};
 use super::time::{Budget, Clock};
 use super::tt::{Bound, Table};
 use super::{Limits, Score, SearchInfo, SearchResult};
-use crate::rules::{Gaps, Move, MoveList, NoMoves, Position, RuleSet};
+use crate::rules::{Gaps, MAX_MOVES, Move, MoveList, NoMoves, Position, RuleSet};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -92,7 +92,14 @@ impl Engine {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut s = Searcher::new(&mut self.tt, pos.rules(), limits, budget, clock, stop);
 
-        let mut best = s.ordered(pos, &root_moves, None, 0)[0];
+        // Until an iteration completes, the fallback: a win on the spot if
+        // there is one (no node limit may hide it), else the first move in
+        // search order.
+        let winning = root_moves
+            .iter()
+            .copied()
+            .find(|m| pos.play_unchecked(*m).is_decided());
+        let mut best = winning.unwrap_or_else(|| s.ordered(pos, &root_moves, None, 0)[0]);
         let mut best_score = 0;
         let mut pv = vec![best];
         let mut completed = 0;
@@ -127,7 +134,8 @@ impl Engine {
             if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth {
                 break;
             }
-            if budget.past_soft(clock) {
+            // With a clock running, a forced move is not worth its time.
+            if budget.past_soft(clock) || (root_moves.len() == 1 && budget.total_ms().is_some()) {
                 break;
             }
         }
@@ -304,39 +312,43 @@ impl<'a> Searcher<'a> {
         ply: usize,
     ) -> MoveList {
         let us = pos.side_to_move();
-        let rules = pos.rules();
-        let home = rules.home_rank(us) as i32;
-        let height = rules.height() as i32;
+        let home = pos.rules().home_rank(us) as i32;
         let killers = if ply < MAX_PLY as usize {
             self.killers[ply]
         } else {
             [None; 2]
         };
-        let mut scored: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&m| {
-                let adv = (m.to.rank() as i32 - home).abs();
-                let score = if Some(m) == tt_move {
-                    1 << 30
-                } else if m.is_capture() {
-                    // A victim near our home rank is about to promote.
-                    let victim_adv = height - 1 - adv;
-                    (1 << 28) + 64 * adv - victim_adv
-                } else if killers[0] == Some(m) {
-                    (1 << 27) + 1
-                } else if killers[1] == Some(m) {
-                    1 << 27
-                } else {
-                    self.history[us.index()][m.from.index()][m.to.index()] + 8 * adv
-                };
-                (score, m)
-            })
-            .collect();
-        // Stable, so equal scores keep generation order: deterministic.
-        scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-        let mut list = MoveList::new();
-        for (_, m) in scored {
-            list.push(m);
+        let mut list = moves.clone();
+        let mut scores = [0i32; MAX_MOVES];
+        for (score, &m) in scores.iter_mut().zip(list.iter()) {
+            let adv = (m.to.rank() as i32 - home).abs();
+            *score = if Some(m) == tt_move {
+                1 << 30
+            } else if m.is_capture() {
+                // The victim stood where we land: the nearer our home rank,
+                // the more dangerous it was.
+                (1 << 28) - adv
+            } else if killers[0] == Some(m) {
+                (1 << 27) + 1
+            } else if killers[1] == Some(m) {
+                1 << 27
+            } else {
+                self.history[us.index()][m.from.index()][m.to.index()] + 8 * adv
+            };
+        }
+        // Insertion sort: short lists, and stable, so equal scores keep
+        // generation order and the search stays deterministic.
+        let slice = list.as_mut_slice();
+        for i in 1..slice.len() {
+            let (m, s) = (slice[i], scores[i]);
+            let mut j = i;
+            while j > 0 && scores[j - 1] < s {
+                slice[j] = slice[j - 1];
+                scores[j] = scores[j - 1];
+                j -= 1;
+            }
+            slice[j] = m;
+            scores[j] = s;
         }
         list
     }
@@ -357,7 +369,6 @@ impl<'a> Searcher<'a> {
         for (i, &m) in ordered.iter().enumerate() {
             let child = pos.play_unchecked(m);
             let score = if child.is_decided() {
-                self.nodes += 1;
                 self.pv_len[1] = 0;
                 MATE - 1
             } else if i == 0 {
@@ -634,6 +645,45 @@ mod tests {
             assert!(p.is_legal(*m), "{m} in {}", p.fen());
             p = p.play_unchecked(*m);
         }
+    }
+
+    /// The search trusts `threatens_win` to say exactly whether the side to
+    /// move has a winning move; check it against the rules over random games.
+    #[test]
+    fn win_threats_match_the_rules() {
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        let mut rand = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let mut starts: Vec<Position> = Gaps::all(8)
+            .map(|g| Position::start(RuleSet::PAWNRACE, Some(g)).unwrap())
+            .collect();
+        starts.push(Position::start(RuleSet::MINI4, None).unwrap());
+        let odd = RuleSet::new(5, 4, 1, true, true, true, NoMoves::Draw).unwrap();
+        starts.push(Position::start(odd, Some(Gaps { white: 0, black: 4 })).unwrap());
+        let mut checked = 0;
+        for round in 0..3000 {
+            let mut pos = starts[round % starts.len()];
+            loop {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let wins = moves.iter().any(|m| pos.play_unchecked(*m).is_decided());
+                assert_eq!(
+                    threatens_win(&pos, pos.side_to_move()),
+                    wins,
+                    "{}",
+                    pos.fen()
+                );
+                checked += 1;
+                pos = pos.play_unchecked(moves[rand(moves.len())]);
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]
