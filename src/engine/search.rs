@@ -23,7 +23,7 @@ const MAX_DEPTH: u32 = 100;
 /// How often, in nodes, the stop flag and the clock are read.
 const POLL_INTERVAL: u64 = 1024;
 /// The depth `choose_gaps` searches each pair to when no time is given.
-const GAPS_DEPTH: u32 = 5;
+const GAPS_DEPTH: u32 = 6;
 
 pub struct Engine {
     tt: Table,
