@@ -218,7 +218,7 @@ fn never_returns_an_illegal_move() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut e = Engine::new(2);
     let mut searched = 0;
-    for _ in 0..40 {
+    for _ in 0..200 {
         let mut pos = random_start(&mut rng);
         let plies = rng.below(30);
         for _ in 0..plies {
@@ -228,14 +228,30 @@ fn never_returns_an_illegal_move() {
             }
             pos = pos.play_unchecked(moves[rng.below(moves.len())]);
         }
-        let r = search(&mut e, &pos, &depth(1 + rng.below(4) as u32));
+        // Alternate depth and node limits, so that interrupted iterations
+        // are exercised too.
+        let limits = if rng.below(2) == 0 {
+            depth(1 + rng.below(4) as u32)
+        } else {
+            Limits {
+                nodes: Some(1 + rng.below(3_000) as u64),
+                ..Limits::default()
+            }
+        };
+        let r = search(&mut e, &pos, &limits);
         match r.best {
             Some(m) => assert!(pos.is_legal(m), "{m} in {}", pos.fen()),
             None => assert!(pos.legal_moves().is_empty(), "no move in {}", pos.fen()),
         }
+        assert_eq!(r.pv.first().copied(), r.best, "{}", pos.fen());
+        let mut p = pos;
+        for m in &r.pv {
+            assert!(p.is_legal(*m), "pv move {m} in {}", p.fen());
+            p = p.play_unchecked(*m);
+        }
         searched += 1;
     }
-    assert_eq!(searched, 40);
+    assert_eq!(searched, 200);
 }
 
 #[test]

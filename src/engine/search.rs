@@ -114,7 +114,9 @@ impl Engine {
                 {
                     best = m;
                     best_score = v;
-                    pv = vec![m];
+                    // The root's line was last written when this move became
+                    // best; the unfinished searches after it only wrote deeper rows.
+                    pv = s.pv_line();
                 }
                 break;
             }
