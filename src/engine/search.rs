@@ -596,6 +596,12 @@ impl<'a> Searcher<'a> {
 
 const _: () = assert!(EVAL_LIMIT < MATE_BOUND);
 
+/// The server runs searches on blocking threads.
+const _: fn() = || {
+    fn send<T: Send + 'static>() {}
+    send::<Engine>();
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
