@@ -411,6 +411,10 @@ impl<'a> Searcher<'a> {
         mut beta: i32,
         ply: i32,
     ) -> i32 {
+        if depth <= 0 {
+            // Before counting the node, which quiescence counts itself.
+            return self.quiesce(pos, alpha, beta, ply);
+        }
         let pv_node = beta - alpha > 1;
         let p = ply as usize;
         self.pv_len[p] = 0;
@@ -446,10 +450,6 @@ impl<'a> Searcher<'a> {
         if alpha >= beta {
             return alpha;
         }
-        if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply);
-        }
-
         let key = self.key(pos);
         let hit = self.tt.probe(key, ply);
         if let Some(h) = hit
