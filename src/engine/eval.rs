@@ -1,1 +1,217 @@
-//! Static evaluation.
+//! Static evaluation, from the side to move's point of view, built on race
+//! arithmetic: pawns cannot be blocked from behind or caught by kings, so a
+//! passed pawn's race against the enemy's fastest pawn is plain counting.
+
+use crate::rules::{Bitboard, Color, Position, Square};
+
+/// No static value may look like a proven result.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+const PAWN: i32 = 100;
+const TEMPO: i32 = 10;
+/// A passer that reaches its goal before any enemy pawn can reach its own:
+/// nothing but an unlikely capture sequence stops it.
+const RACE_WIN: i32 = 6_000;
+/// Per move the winning passer still needs, so that faster wins score higher.
+const RACE_WIN_STEP: i32 = 100;
+/// A passer ahead of every enemy passer, though some enemy pawn could still
+/// break through in time.
+const RACE_LEAD: i32 = 250;
+
+/// Moves a pawn of `color` on `sq` needs to reach its goal with a free path,
+/// counting the double step from the home rank.
+pub fn moves_to_goal(pos: &Position, color: Color, sq: Square) -> u32 {
+    let rules = pos.rules();
+    let last = rules.height() - 1;
+    let steps = match color {
+        Color::White => last - sq.rank(),
+        Color::Black => sq.rank(),
+    } as u32;
+    if rules.double_step() && sq.rank() == rules.home_rank(color) && steps >= 2 {
+        steps - 1
+    } else {
+        steps
+    }
+}
+
+/// Ranks a pawn of `color` on `sq` has advanced from its home rank.
+fn advancement(pos: &Position, color: Color, sq: Square) -> i32 {
+    (sq.rank() as i32 - pos.rules().home_rank(color) as i32).abs()
+}
+
+/// Whether no enemy pawn stands ahead of `sq` on its own or a neighbouring
+/// file: no enemy pawn can then ever stop it by blocking or capturing.
+pub fn is_passed(pos: &Position, color: Color, sq: Square) -> bool {
+    (sq.bb().front_span(color).widen() & pos.pawns(!color)).is_empty()
+}
+
+/// One side's share of the evaluation.
+struct Side {
+    /// Material and advancement.
+    value: i32,
+    /// Moves the side's best passer needs, if it has one.
+    passer: Option<u32>,
+    /// A lower bound on the moves any of its pawns needs to reach the goal.
+    fastest: u32,
+}
+
+fn side(pos: &Position, color: Color) -> Side {
+    // Squaring the advancement rewards pushing one pawn far over pushing
+    // several a little; scale it to the board so short boards are not flat.
+    let span = (pos.rules().height() as i32 - 2).max(1);
+    let scale = 36 / span;
+    let mut value = 0;
+    let mut passer = None;
+    let mut fastest = u32::MAX;
+    for sq in pos.pawns(color) {
+        let adv = advancement(pos, color, sq);
+        let dist = moves_to_goal(pos, color, sq);
+        fastest = fastest.min(dist);
+        value += PAWN + scale * adv * adv / 4;
+        if is_passed(pos, color, sq) {
+            value += 10 + scale * adv * adv / 2;
+            passer = Some(passer.map_or(dist, |p: u32| p.min(dist)));
+        }
+    }
+    Side {
+        value,
+        passer,
+        fastest,
+    }
+}
+
+/// The score of `pos` for the side to move, in centipawns, within
+/// `±EVAL_LIMIT`. Only meaningful for positions still being played.
+pub fn evaluate(pos: &Position) -> i32 {
+    let us = pos.side_to_move();
+    let mine = side(pos, us);
+    let theirs = side(pos, !us);
+    let mut score = mine.value - theirs.value + TEMPO;
+
+    // The side to move promotes a passer needing d moves on ply 2d-1, the
+    // other side on ply 2d: the side to move wins ties.
+    if let Some(d) = mine.passer {
+        if d <= theirs.fastest {
+            score += RACE_WIN - RACE_WIN_STEP * d as i32;
+        } else if theirs.passer.is_none_or(|t| d <= t) {
+            score += RACE_LEAD;
+        }
+    }
+    if let Some(d) = theirs.passer {
+        if d < mine.fastest {
+            score -= RACE_WIN - RACE_WIN_STEP * d as i32;
+        } else if mine.passer.is_none_or(|m| d < m) {
+            score -= RACE_LEAD;
+        }
+    }
+    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// Whether `color` could win with its next move if it were to move: a pawn
+/// steps or captures onto its goal, or it captures the last enemy pawn.
+/// Used to keep quiescence from standing pat into an immediate loss.
+pub fn threatens_win(pos: &Position, color: Color) -> bool {
+    let rules = pos.rules();
+    let own = pos.pawns(color);
+    let enemy = pos.pawns(!color);
+    let empty = rules.board() & !(own | enemy);
+    let forward = match color {
+        Color::White => own.shift_ranks(1),
+        Color::Black => own.shift_ranks(-1),
+    };
+    // Diagonals: one file either way from the square ahead, without wrapping.
+    let towards_a = Bitboard((forward.0 & !Bitboard::FILE_A.0) >> 1);
+    let towards_h = Bitboard((forward.0 & !Bitboard::FILE_H.0) << 1);
+    let attacks = towards_a | towards_h;
+    let goal = rules.goal(color);
+    let single = forward & empty;
+    let double = match color {
+        Color::White => (single & rules.double_from(color)).shift_ranks(1),
+        Color::Black => (single & rules.double_from(color)).shift_ranks(-1),
+    } & empty;
+    if !((single | double | (attacks & enemy)) & goal).is_empty() {
+        return true;
+    }
+    // Any capture of the last pawn wins, en passant included.
+    let mut capturable = enemy;
+    if let Some(ep) = pos.en_passant() {
+        capturable |= ep.bb();
+    }
+    enemy.count() == 1 && !(attacks & capturable).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Gaps, RuleSet};
+
+    fn fen(text: &str) -> Position {
+        Position::from_fen(text, RuleSet::PAWNRACE).unwrap()
+    }
+
+    #[test]
+    fn the_start_is_roughly_level_and_mirrors_exactly() {
+        for gaps in Gaps::all(8) {
+            let p = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
+            assert!(evaluate(&p).abs() < 100, "{gaps}: {}", evaluate(&p));
+            assert_eq!(evaluate(&p), evaluate(&p.mirror()));
+        }
+    }
+
+    #[test]
+    fn mirrored_positions_score_the_same() {
+        for text in [
+            "8/3p4/8/2P5/8/8/6P1/8 w -",
+            "8/p7/8/8/4P3/8/8/8 b -",
+            "8/pp6/8/8/8/8/6PP/8 w -",
+        ] {
+            let p = fen(text);
+            assert_eq!(evaluate(&p), evaluate(&p.mirror()), "{text}");
+        }
+    }
+
+    #[test]
+    fn passers_are_found_with_the_front_span() {
+        let p = fen("8/3p4/8/8/8/8/2P3P1/8 w -");
+        assert!(!is_passed(&p, Color::White, "c2".parse().unwrap()));
+        assert!(is_passed(&p, Color::White, "g2".parse().unwrap()));
+        assert!(!is_passed(&p, Color::Black, "d7".parse().unwrap()));
+    }
+
+    #[test]
+    fn distances_count_the_double_step() {
+        let p = fen("8/3p4/8/8/8/8/6P1/8 w -");
+        assert_eq!(moves_to_goal(&p, Color::White, "g2".parse().unwrap()), 5);
+        assert_eq!(moves_to_goal(&p, Color::Black, "d7".parse().unwrap()), 5);
+        assert_eq!(moves_to_goal(&p, Color::White, "g3".parse().unwrap()), 5);
+    }
+
+    #[test]
+    fn the_race_counts_the_tempo() {
+        // Equal distances: the side to move queens first.
+        let w = fen("8/p7/8/8/8/8/7P/8 w -");
+        assert!(evaluate(&w) > 3000, "{}", evaluate(&w));
+        let b = fen("8/p7/8/8/8/8/7P/8 b -");
+        assert!(evaluate(&b) > 3000, "{}", evaluate(&b));
+        // One move behind with the move: losing.
+        let slow = fen("8/8/p7/8/8/8/7P/8 w -");
+        assert!(evaluate(&slow) > 3000, "{}", evaluate(&slow));
+        let slower = fen("8/8/8/p7/8/8/7P/8 w -");
+        assert!(evaluate(&slower) < -3000, "{}", evaluate(&slower));
+    }
+
+    #[test]
+    fn winning_threats_are_seen() {
+        let p = fen("8/4P3/8/8/8/8/p7/8 w -");
+        assert!(threatens_win(&p, Color::White));
+        assert!(threatens_win(&p, Color::Black));
+        assert!(!threatens_win(
+            &fen("8/8/8/8/4p3/4P3/8/8 w -"),
+            Color::White
+        ));
+        // Capturing the last pawn wins too, on either diagonal.
+        assert!(threatens_win(&fen("8/8/8/3p4/4P3/8/8/8 b -"), Color::White));
+        assert!(threatens_win(&fen("8/8/8/5p2/4P3/8/8/8 b -"), Color::White));
+        assert!(!threatens_win(&fen("8/8/8/7p/P7/8/8/8 b -"), Color::White));
+    }
+}

@@ -15,3 +15,169 @@ pub struct Limits {
     /// Search until stopped; never end on its own.
     pub infinite: bool,
 }
+
+use crate::rules::Color;
+use std::time::Instant;
+
+/// Kept back from a clock so that the move still arrives in time after the
+/// reply travels and the process is scheduled.
+const OVERHEAD_MS: u64 = 30;
+/// Kept back from a fixed move time.
+const MOVETIME_MARGIN_MS: u64 = 5;
+/// Moves a clock is assumed to have to last when `movestogo` is not given;
+/// pawn races rarely last longer.
+const DEFAULT_MOVES_TO_GO: u64 = 20;
+
+/// Milliseconds since the search began.
+pub struct Clock {
+    start: Instant,
+}
+
+impl Clock {
+    pub fn start() -> Clock {
+        Clock {
+            start: Instant::now(),
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+}
+
+/// How long a search may take: `hard` ends it mid-iteration, `soft` keeps it
+/// from starting an iteration it would likely not finish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub hard_ms: Option<u64>,
+    pub soft_ms: Option<u64>,
+}
+
+impl Budget {
+    pub fn for_search(limits: &Limits, side: Color) -> Budget {
+        if limits.infinite {
+            return Budget {
+                hard_ms: None,
+                soft_ms: None,
+            };
+        }
+        if let Some(ms) = limits.movetime_ms {
+            let hard = ms.saturating_sub(MOVETIME_MARGIN_MS.min(ms / 10)).max(1);
+            return Budget {
+                hard_ms: Some(hard),
+                soft_ms: None,
+            };
+        }
+        let (time, inc) = match side {
+            Color::White => (limits.wtime_ms, limits.winc_ms),
+            Color::Black => (limits.btime_ms, limits.binc_ms),
+        };
+        let Some(time) = time else {
+            return Budget {
+                hard_ms: None,
+                soft_ms: None,
+            };
+        };
+        let remaining = time.max(0) as u64;
+        let inc = inc.unwrap_or(0).max(0) as u64;
+        let moves_to_go = limits
+            .movestogo
+            .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).max(1));
+        let planned = remaining / moves_to_go + inc / 2;
+        // Never plan on more than most of what is left after the overhead,
+        // whatever the increment or moves-to-go say.
+        let cap = remaining.saturating_sub(OVERHEAD_MS) * 3 / 4;
+        let hard = planned.min(cap).max(1);
+        Budget {
+            hard_ms: Some(hard),
+            soft_ms: Some(hard / 2),
+        }
+    }
+
+    /// The whole allowance, if the search has one.
+    pub fn total_ms(&self) -> Option<u64> {
+        self.hard_ms
+    }
+
+    pub fn past_hard(&self, clock: &Clock) -> bool {
+        self.hard_ms.is_some_and(|ms| clock.elapsed_ms() >= ms)
+    }
+
+    pub fn past_soft(&self, clock: &Clock) -> bool {
+        self.soft_ms.is_some_and(|ms| clock.elapsed_ms() >= ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_time_limits_mean_no_budget() {
+        let b = Budget::for_search(
+            &Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            Color::White,
+        );
+        assert_eq!(b.hard_ms, None);
+        let inf = Limits {
+            infinite: true,
+            wtime_ms: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(Budget::for_search(&inf, Color::White).hard_ms, None);
+    }
+
+    #[test]
+    fn movetime_keeps_a_small_margin() {
+        let b = Budget::for_search(
+            &Limits {
+                movetime_ms: Some(1000),
+                ..Limits::default()
+            },
+            Color::Black,
+        );
+        assert_eq!(b.hard_ms, Some(995));
+        let b = Budget::for_search(
+            &Limits {
+                movetime_ms: Some(0),
+                ..Limits::default()
+            },
+            Color::Black,
+        );
+        assert_eq!(b.hard_ms, Some(1));
+    }
+
+    #[test]
+    fn clocks_use_the_movers_time_and_stay_safe() {
+        let l = Limits {
+            wtime_ms: Some(60_000),
+            btime_ms: Some(2_000),
+            winc_ms: Some(1_000),
+            ..Limits::default()
+        };
+        assert_eq!(Budget::for_search(&l, Color::White).hard_ms, Some(3_500));
+        assert_eq!(Budget::for_search(&l, Color::Black).hard_ms, Some(100));
+        // A huge increment with little time left is capped.
+        let l = Limits {
+            wtime_ms: Some(100),
+            winc_ms: Some(10_000),
+            ..Limits::default()
+        };
+        assert_eq!(Budget::for_search(&l, Color::White).hard_ms, Some(52));
+        // A negative clock counts as zero, yet leaves time for a move.
+        let l = Limits {
+            wtime_ms: Some(-50),
+            ..Limits::default()
+        };
+        assert_eq!(Budget::for_search(&l, Color::White).hard_ms, Some(1));
+        let l = Limits {
+            wtime_ms: Some(10_000),
+            movestogo: Some(1),
+            ..Limits::default()
+        };
+        assert_eq!(Budget::for_search(&l, Color::White).hard_ms, Some(7_477));
+    }
+}
