@@ -25,8 +25,9 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// The move's standard algebraic notation. It needs no position: a pawn move's SAN is never ambiguous: only one pawn can step to a square,
-/// and captures name their file.
+/// The move's standard algebraic notation. No position is needed: a pawn
+/// move's SAN is never ambiguous, since only one pawn can step to a given
+/// square and a capture names the file it came from.
 pub fn san(m: Move) -> String {
     if m.is_capture() {
         format!("{}x{}", m.from.file_char(), m.to)
