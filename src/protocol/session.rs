@@ -282,7 +282,7 @@ impl Session {
             Finished::Perft {
                 divide: Some(mut divide),
             } => {
-                divide.sort_by_key(|(m, _)| (m.from, m.to));
+                divide.sort_by_key(|(m, _)| file_order(*m));
                 let total: u64 = divide.iter().map(|(_, n)| n).sum();
                 let mut lines: Vec<String> =
                     divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
@@ -486,7 +486,7 @@ impl Session {
 
     fn moves(&self) -> Reply {
         let mut legal = self.game()?.position().legal_moves();
-        legal.as_mut_slice().sort_by_key(|m| (m.from, m.to));
+        legal.as_mut_slice().sort_by_key(|m| file_order(*m));
         let mut lines: Vec<String> = legal
             .iter()
             .map(|m| format!("move {m} san {}", san(*m)))
@@ -568,6 +568,11 @@ fn move_reply(m: Move, game: &Game) -> String {
         ));
     }
     line
+}
+
+/// Move lists read file by file, a to h, as people scan a board.
+fn file_order(m: Move) -> (u8, u8, u8, u8) {
+    (m.from.file(), m.from.rank(), m.to.file(), m.to.rank())
 }
 
 fn help() -> Vec<String> {
