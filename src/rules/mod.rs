@@ -3,6 +3,7 @@
 
 mod fen;
 mod game;
+mod movegen;
 mod moves;
 mod notation;
 mod outcome;
@@ -12,10 +13,11 @@ mod ruleset;
 mod square;
 
 pub use game::Game;
+pub use movegen::Targets;
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use notation::{MoveError, parse_move, san};
 pub use outcome::{Outcome, Reason};
 pub use perft::{perft, perft_divide};
-pub use position::{Position, PositionError, Targets};
+pub use position::{Position, PositionError};
 pub use ruleset::{Gaps, NoMoves, RuleSet, RuleSetError, Variant};
 pub use square::{Bitboard, Color, ParseSquareError, Square};

@@ -1,8 +1,6 @@
 //! Positions: validated construction, move generation, making moves, outcomes.
 
-use super::moves::{Move, MoveList};
-use super::outcome::{Outcome, Reason};
-use super::ruleset::{Gaps, NoMoves, RuleSet};
+use super::ruleset::{Gaps, RuleSet};
 use super::square::{Bitboard, Color, Square};
 use std::fmt;
 
@@ -11,10 +9,10 @@ use std::fmt;
 /// search makes moves by copying.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
-    rules: RuleSet,
-    pawns: [Bitboard; 2],
-    side: Color,
-    ep: Option<Square>,
+    pub(super) rules: RuleSet,
+    pub(super) pawns: [Bitboard; 2],
+    pub(super) side: Color,
+    pub(super) ep: Option<Square>,
 }
 
 /// What is wrong with a position, said so that a person can fix it.
@@ -71,24 +69,6 @@ impl fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
-
-/// Where the side to move's pawns can go, as destination sets. Captures are
-/// split by direction so that each destination names its origin.
-#[derive(Copy, Clone, Debug)]
-pub struct Targets {
-    pub single: Bitboard,
-    pub double: Bitboard,
-    /// Captures towards the a-file.
-    pub left: Bitboard,
-    /// Captures towards the h-file.
-    pub right: Bitboard,
-}
-
-impl Targets {
-    pub const fn count(&self) -> u32 {
-        self.single.count() + self.double.count() + self.left.count() + self.right.count()
-    }
-}
 
 impl Position {
     /// The start of a game. Rule sets with gaps need them; others refuse them.
@@ -233,141 +213,6 @@ impl Position {
         Color::BOTH.into_iter().find(|c| self.pawns(*c).has(sq))
     }
 
-    /// Destinations of the side to move's pawns, ignoring whether the game is
-    /// over. The search and perft use this directly.
-    #[inline]
-    pub fn targets(&self) -> Targets {
-        let us = self.pawns[self.side.index()];
-        let them = self.pawns[(!self.side).index()];
-        let empty = self.rules.board() & !(us | them);
-        let mut capturable = them;
-        if let Some(ep) = self.ep {
-            capturable |= ep.bb();
-        }
-        let (up, left, right) = match self.side {
-            Color::White => (8, 7, 9),
-            Color::Black => (-8, -9, -7),
-        };
-        let shift = |b: Bitboard, n: i8| {
-            if n > 0 {
-                Bitboard(b.0 << n)
-            } else {
-                Bitboard(b.0 >> -n)
-            }
-        };
-        let single = shift(us, up) & empty;
-        let double = shift(single & self.rules.double_from(self.side), up) & empty;
-        Targets {
-            single,
-            double,
-            left: shift(us & !Bitboard::FILE_A, left) & capturable,
-            right: shift(us & !Bitboard::FILE_H, right) & capturable,
-        }
-    }
-
-    /// The origin offsets (destination minus origin, in bit indices) of the
-    /// four target sets, in the order single, double, left, right.
-    #[inline]
-    pub const fn target_offsets(side: Color) -> [i8; 4] {
-        match side {
-            Color::White => [8, 16, 7, 9],
-            Color::Black => [-8, -16, -9, -7],
-        }
-    }
-
-    /// The legal moves; none once the game is over.
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        if self.is_decided() {
-            return list;
-        }
-        let t = self.targets();
-        let offsets = Position::target_offsets(self.side);
-        for (set, off) in [t.single, t.double, t.left, t.right]
-            .into_iter()
-            .zip(offsets)
-        {
-            for to in set {
-                let from = Square::from_index((to.index() as i8 - off) as u8)
-                    .expect("origin is on the layout");
-                list.push(Move::new(from, to));
-            }
-        }
-        list
-    }
-
-    pub fn is_legal(&self, m: Move) -> bool {
-        self.legal_moves().contains(&m)
-    }
-
-    /// Whether the side that just moved has won (promotion or last capture).
-    /// Such a position has no moves; only stalemate is left to detect.
-    #[inline]
-    pub fn is_decided(&self) -> bool {
-        !(self.pawns[(!self.side).index()] & self.rules.goal(!self.side)).is_empty()
-            || self.pawns[self.side.index()].is_empty()
-    }
-
-    /// How the game ended, or `None` while it goes on.
-    pub fn outcome(&self) -> Option<Outcome> {
-        let mover = !self.side;
-        if let Some(sq) = (self.pawns(mover) & self.rules.goal(mover)).first() {
-            return Some(Outcome {
-                winner: Some(mover),
-                reason: Reason::Promotion(sq),
-            });
-        }
-        if self.pawns(self.side).is_empty() {
-            return Some(Outcome {
-                winner: Some(mover),
-                reason: Reason::LastCapture,
-            });
-        }
-        if self.targets().count() == 0 {
-            return Some(match self.rules.no_moves() {
-                NoMoves::Draw => Outcome {
-                    winner: None,
-                    reason: Reason::Stalemate,
-                },
-                NoMoves::Loss => Outcome {
-                    winner: Some(mover),
-                    reason: Reason::NoMoves,
-                },
-            });
-        }
-        None
-    }
-
-    /// The position after `m`, which must be legal here; the game-ending
-    /// checks are left to [`Position::outcome`].
-    #[inline]
-    pub fn play_unchecked(&self, m: Move) -> Position {
-        let us = self.side.index();
-        let them = 1 - us;
-        let mut next = *self;
-        next.pawns[us] ^= m.from.bb() | m.to.bb();
-        if m.is_capture() {
-            let victim = if self.pawns[them].has(m.to) {
-                m.to
-            } else {
-                Square::new(m.to.file(), m.from.rank())
-            };
-            next.pawns[them] ^= victim.bb();
-        }
-        next.ep = None;
-        if m.is_double_step() && self.rules.en_passant() {
-            // Only record the square when a pawn can use it, so that equal
-            // positions compare and hash equal.
-            let beside = m.to.bb().widen() & self.pawns[them];
-            if !beside.is_empty() {
-                let mid = Square::new(m.to.file(), (m.from.rank() + m.to.rank()) / 2);
-                next.ep = Some(mid);
-            }
-        }
-        next.side = !self.side;
-        next
-    }
-
     /// A 64-bit key for transposition tables, derived from scratch: the state
     /// is two words, so mixing them costs less than keeping keys incrementally.
     #[inline]
@@ -411,6 +256,7 @@ const fn mix(x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Move, Outcome, Reason};
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()

@@ -1,0 +1,133 @@
+//! The commands that set up and edit the session's game: gaps, position,
+//! move, undo, moves.
+
+use super::{Reply, Session, State, fail};
+use crate::protocol::command::{ParseError, Setup};
+use crate::protocol::reply::ErrorCode;
+use crate::rules::{Game, Gaps, Move, Position, parse_move, san};
+
+impl Session {
+    pub(super) fn choose_gaps(&mut self, gaps: Gaps) -> Reply {
+        let rules = self.rules();
+        if !rules.has_gaps() {
+            return Err(fail(
+                ErrorCode::WrongState,
+                format!("{} has no gaps", rules.name()),
+            ));
+        }
+        if let State::Playing(g) = &self.state
+            && (!g.moves().is_empty() || g.gaps().is_none())
+        {
+            return Err(fail(
+                ErrorCode::WrongState,
+                "gaps are chosen before the first move of a game from the start (newgame to begin again)",
+            ));
+        }
+        self.start_game(gaps)?;
+        Ok(vec![format!("ok gaps {gaps}")])
+    }
+
+    pub(super) fn start_game(&mut self, gaps: Gaps) -> Result<(), ParseError> {
+        let start = Position::start(self.rules(), Some(gaps))
+            .map_err(|e| fail(ErrorCode::BadArgument, e.to_string()))?;
+        self.state = State::Playing(Game::new(start, Some(gaps)));
+        Ok(())
+    }
+
+    /// Sets up a position and plays `moves` from it, all or nothing.
+    pub(super) fn position(&mut self, setup: Setup, moves: &[String]) -> Reply {
+        let rules = self.rules();
+        let mut game = match setup {
+            Setup::StartPos(gaps) => match (rules.has_gaps(), gaps) {
+                (true, None) => {
+                    if !moves.is_empty() {
+                        return Err(fail(
+                            ErrorCode::BadArgument,
+                            "moves from the start need gaps: position startpos gaps AH moves ...",
+                        ));
+                    }
+                    self.state = State::AwaitingGaps(rules);
+                    return Ok(vec![format!(
+                        "ok position startpos {} awaiting gaps",
+                        rules.name()
+                    )]);
+                }
+                (_, gaps) => {
+                    let start = Position::start(rules, gaps)
+                        .map_err(|e| fail(ErrorCode::BadArgument, e.to_string()))?;
+                    Game::new(start, gaps)
+                }
+            },
+            Setup::Fen(text) => {
+                let pos = Position::from_fen(&text, rules)
+                    .map_err(|e| fail(ErrorCode::BadPosition, e.to_string()))?;
+                Game::new(pos, None)
+            }
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let m = legal_move(game.position(), text).map_err(|e| ParseError {
+                code: e.code,
+                detail: format!("move {} ({text}): {}", i + 1, e.detail),
+            })?;
+            game.play(m);
+        }
+        let fen = game.position().fen();
+        self.state = State::Playing(game);
+        Ok(vec![format!("ok position {fen}")])
+    }
+
+    pub(super) fn play(&mut self, text: &str) -> Reply {
+        let game = self.game_mut()?;
+        let m = legal_move(game.position(), text)?;
+        game.play(m);
+        Ok(vec![move_reply(m, game)])
+    }
+
+    pub(super) fn undo(&mut self) -> Reply {
+        let game = self.game_mut()?;
+        let m = game
+            .undo()
+            .ok_or_else(|| fail(ErrorCode::WrongState, "no move to take back"))?;
+        Ok(vec![format!("ok undo {m} san {}", san(m))])
+    }
+
+    pub(super) fn moves(&self) -> Reply {
+        let mut legal = self.game()?.position().legal_moves();
+        legal.as_mut_slice().sort_by_key(|m| file_order(*m));
+        let mut lines: Vec<String> = legal
+            .iter()
+            .map(|m| format!("move {m} san {}", san(*m)))
+            .collect();
+        lines.push(format!("ok moves {}", legal.len()));
+        Ok(lines)
+    }
+}
+
+/// Reads `text` as a move in `pos`, with the protocol's error codes.
+pub(super) fn legal_move(pos: &Position, text: &str) -> Result<Move, ParseError> {
+    if let Some(o) = pos.outcome() {
+        return Err(fail(ErrorCode::GameOver, format!("the game is over: {o}")));
+    }
+    parse_move(pos, text).map_err(|e| match e {
+        crate::rules::MoveError::Malformed(d) => fail(ErrorCode::BadArgument, d),
+        crate::rules::MoveError::Illegal(d) => fail(ErrorCode::IllegalMove, d),
+    })
+}
+
+/// `ok move e2e4 san e4`, with ` result ...` when the move ended the game.
+fn move_reply(m: Move, game: &Game) -> String {
+    let mut line = format!("ok move {m} san {}", san(m));
+    if let Some(o) = game.outcome() {
+        line.push_str(&format!(
+            " result {} {}",
+            o.result_word(),
+            o.reason_tokens()
+        ));
+    }
+    line
+}
+
+/// Move lists read file by file, a to h, as people scan a board.
+pub(super) fn file_order(m: Move) -> (u8, u8, u8, u8) {
+    (m.from.file(), m.from.rank(), m.to.file(), m.to.rank())
+}

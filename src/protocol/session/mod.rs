@@ -1,0 +1,381 @@
+//! A session's state: the game, the engine, a running job. Lines in, lines out.
+//!
+//! Every command gets exactly one final line. Long work (a search, perft)
+//! leaves as a [`Job`] for the server to run elsewhere; while it runs the
+//! session still answers, and a `stop` or `quit` gets its reply after the
+//! job's, so that the order of final lines never depends on timing.
+
+mod game;
+mod job;
+
+use job::{Finished, Work};
+pub use job::{Job, JobDone};
+
+use super::command::{Command, HELP, ParseError, parse};
+use super::reply::{ErrorCode, board_lines, error};
+use crate::engine::{Engine, Limits, SearchResult};
+use crate::rules::{Game, Position, RuleSet, Variant};
+use game::file_order;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Settings a server gives every session it starts.
+#[derive(Clone, Debug)]
+pub struct SessionOptions {
+    /// Transposition table size a session starts with, MiB.
+    pub hash_mib: usize,
+    /// The most `setoption name Hash` may ask for, MiB.
+    pub max_hash_mib: usize,
+}
+
+impl Default for SessionOptions {
+    fn default() -> SessionOptions {
+        SessionOptions {
+            hash_mib: 16,
+            max_hash_mib: 1024,
+        }
+    }
+}
+
+/// What the server must do after handing the session a line or a finished job.
+#[derive(Debug)]
+pub enum Action {
+    /// Write these lines, in order. Empty when the reply waits for the
+    /// running job (a `stop` or `quit` during a search).
+    Reply(Vec<String>),
+    /// Run this job off the async workers and hand its result to
+    /// [`Session::finish`]. Commands keep arriving meanwhile.
+    Run(Job),
+    /// Write these lines, then end the session.
+    Quit(Vec<String>),
+}
+
+/// Where the session's game stands.
+enum State {
+    /// A rule set with gaps, before black has chosen them.
+    AwaitingGaps(RuleSet),
+    Playing(Game),
+}
+
+/// A job that is out, and the replies that wait for it.
+struct Running {
+    stop: Arc<AtomicBool>,
+    deferred: Vec<String>,
+    quit: bool,
+}
+
+pub struct Session {
+    options: SessionOptions,
+    hash_mib: usize,
+    state: State,
+    /// Made on first use, so that idle sessions hold no table; away while a
+    /// job has it.
+    engine: Option<Box<Engine>>,
+    running: Option<Running>,
+}
+
+type Reply = Result<Vec<String>, ParseError>;
+
+fn fail(code: ErrorCode, detail: impl Into<String>) -> ParseError {
+    ParseError {
+        code,
+        detail: detail.into(),
+    }
+}
+
+impl Session {
+    pub fn new(options: SessionOptions) -> Session {
+        Session {
+            hash_mib: options.hash_mib,
+            options,
+            state: State::AwaitingGaps(RuleSet::PAWNRACE),
+            engine: None,
+            running: None,
+        }
+    }
+
+    /// Whether a job is running.
+    pub fn is_busy(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Raises the running job's stop flag (a peer left, the server is
+    /// shutting down). Its result must still be handed to `finish`.
+    pub fn interrupt(&self) {
+        if let Some(running) = &self.running {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Handles one input line (without its line ending).
+    pub fn handle_line(&mut self, line: &str) -> Action {
+        let command = match parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Action::Reply(Vec::new()),
+            Err(e) => return Action::Reply(vec![error(e.code, e.detail)]),
+        };
+        if let Some(action) = self.while_busy(&command) {
+            return action;
+        }
+        let reply = match command {
+            Command::Uci => Ok(self.uci()),
+            Command::IsReady => Ok(vec!["readyok".into()]),
+            Command::Help => Ok(help()),
+            Command::Quit => return Action::Quit(vec!["ok bye".into()]),
+            Command::Stop => Ok(vec!["ok stop".into()]),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame(variant) => Ok(self.new_game(variant)),
+            Command::Gaps(gaps) => self.choose_gaps(gaps),
+            Command::Position { setup, moves } => self.position(setup, &moves),
+            Command::Move(text) => self.play(&text),
+            Command::Undo => self.undo(),
+            Command::Moves => self.moves(),
+            Command::Board => self.game().map(|g| {
+                let mut lines = board_lines(g);
+                lines.push("ok board".into());
+                lines
+            }),
+            Command::Fen => self
+                .game()
+                .map(|g| vec![format!("ok fen {}", g.position().fen())]),
+            Command::Go(limits) => return self.go(limits),
+            // The empty sequence: nothing to run.
+            Command::Perft(0) => self.game().map(|_| vec!["ok nodes 1".into()]),
+            Command::Perft(depth) => match self.game() {
+                Ok(g) => {
+                    return self.start(Work::Perft {
+                        pos: *g.position(),
+                        depth,
+                    });
+                }
+                Err(e) => Err(e),
+            },
+        };
+        Action::Reply(reply.unwrap_or_else(|e| vec![error(e.code, e.detail)]))
+    }
+
+    /// What a command does while a job runs: read-only commands answer as
+    /// usual, `stop` and `quit` wait for the job, the rest are refused.
+    fn while_busy(&mut self, command: &Command) -> Option<Action> {
+        let running = self.running.as_mut()?;
+        match command {
+            Command::Stop => {
+                running.stop.store(true, Ordering::Relaxed);
+                running.deferred.push("ok stop".into());
+                Some(Action::Reply(Vec::new()))
+            }
+            Command::Quit => {
+                running.stop.store(true, Ordering::Relaxed);
+                running.quit = true;
+                Some(Action::Reply(Vec::new()))
+            }
+            Command::Uci
+            | Command::IsReady
+            | Command::Help
+            | Command::Board
+            | Command::Fen
+            | Command::Moves => None,
+            _ => Some(Action::Reply(vec![error(
+                ErrorCode::Busy,
+                "a search is running (send stop first)",
+            )])),
+        }
+    }
+
+    /// Takes a finished job's result; returns its final lines.
+    pub fn finish(&mut self, done: JobDone) -> Action {
+        let mut lines = match done.result {
+            Finished::Search { engine, result } => {
+                self.engine = Some(engine);
+                self.apply_search(result)
+            }
+            Finished::ChooseGaps { engine, gaps } => {
+                self.engine = Some(engine);
+                match self.start_game(gaps) {
+                    Ok(()) => vec![format!("ok gaps {gaps}")],
+                    Err(e) => vec![error(e.code, e.detail)],
+                }
+            }
+            Finished::Perft {
+                divide: Some(mut divide),
+            } => {
+                divide.sort_by_key(|(m, _)| file_order(*m));
+                let total: u64 = divide.iter().map(|(_, n)| n).sum();
+                let mut lines: Vec<String> =
+                    divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+                lines.push(format!("ok nodes {total}"));
+                lines
+            }
+            Finished::Perft { divide: None } => vec![error(
+                ErrorCode::Interrupted,
+                "perft stopped before it finished",
+            )],
+        };
+        let Some(running) = self.running.take() else {
+            return Action::Reply(lines);
+        };
+        lines.extend(running.deferred);
+        if running.quit {
+            lines.push("ok bye".into());
+            Action::Quit(lines)
+        } else {
+            Action::Reply(lines)
+        }
+    }
+
+    fn start(&mut self, work: Work) -> Action {
+        let stop = Arc::new(AtomicBool::new(false));
+        self.running = Some(Running {
+            stop: stop.clone(),
+            deferred: Vec::new(),
+            quit: false,
+        });
+        Action::Run(Job { work, stop })
+    }
+
+    fn take_engine(&mut self) -> Box<Engine> {
+        let hash = self.hash_mib;
+        self.engine
+            .take()
+            .unwrap_or_else(|| Box::new(Engine::new(hash)))
+    }
+
+    fn game(&self) -> Result<&Game, ParseError> {
+        match &self.state {
+            State::Playing(g) => Ok(g),
+            State::AwaitingGaps(_) => Err(fail(
+                ErrorCode::WrongState,
+                "no position yet: black chooses the gaps first (gaps AH), or go lets the engine choose",
+            )),
+        }
+    }
+
+    fn game_mut(&mut self) -> Result<&mut Game, ParseError> {
+        self.game()?;
+        match &mut self.state {
+            State::Playing(g) => Ok(g),
+            State::AwaitingGaps(_) => unreachable!("checked by game()"),
+        }
+    }
+
+    fn rules(&self) -> RuleSet {
+        match &self.state {
+            State::AwaitingGaps(r) => *r,
+            State::Playing(g) => *g.rules(),
+        }
+    }
+
+    fn uci(&self) -> Vec<String> {
+        vec![
+            "id name pawnrace".into(),
+            format!("id version {}", env!("CARGO_PKG_VERSION")),
+            "id author the pawnrace developers".into(),
+            format!(
+                "option name Hash type spin default {} min 1 max {}",
+                self.options.hash_mib, self.options.max_hash_mib
+            ),
+            "uciok".into(),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Reply {
+        if !name.eq_ignore_ascii_case("hash") {
+            return Err(fail(
+                ErrorCode::BadArgument,
+                format!("unknown option '{name}' (known: Hash)"),
+            ));
+        }
+        let max = self.options.max_hash_mib;
+        let mib = value
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|m| (1..=max).contains(m))
+            .ok_or_else(|| {
+                fail(
+                    ErrorCode::BadArgument,
+                    format!("Hash takes MiB from 1 to {max}"),
+                )
+            })?;
+        self.hash_mib = mib;
+        if let Some(engine) = &mut self.engine {
+            engine.set_hash(mib);
+        }
+        Ok(vec![format!("ok setoption Hash {mib}")])
+    }
+
+    fn new_game(&mut self, variant: Variant) -> Vec<String> {
+        if let Some(engine) = &mut self.engine {
+            engine.new_game();
+        }
+        let rules = variant.rules();
+        self.state = match Position::start(rules, None) {
+            Ok(start) => State::Playing(Game::new(start, None)),
+            Err(_) => State::AwaitingGaps(rules),
+        };
+        match self.state {
+            State::AwaitingGaps(_) => vec![format!("ok newgame {variant} awaiting gaps")],
+            State::Playing(_) => vec![format!("ok newgame {variant}")],
+        }
+    }
+
+    fn go(&mut self, limits: Limits) -> Action {
+        match &self.state {
+            State::AwaitingGaps(rules) => {
+                let rules = *rules;
+                let engine = self.take_engine();
+                self.start(Work::ChooseGaps {
+                    engine,
+                    rules,
+                    limits,
+                })
+            }
+            State::Playing(game) if game.outcome().is_some() => {
+                Action::Reply(vec!["bestmove (none)".into()])
+            }
+            State::Playing(game) => {
+                let pos = *game.position();
+                let engine = self.take_engine();
+                self.start(Work::Search {
+                    engine,
+                    pos,
+                    limits,
+                })
+            }
+        }
+    }
+
+    /// Plays the engine's move on the board. Nothing else could change the
+    /// game while the search ran: the session refuses moves while busy.
+    fn apply_search(&mut self, result: SearchResult) -> Vec<String> {
+        let State::Playing(game) = &mut self.state else {
+            return vec!["bestmove (none)".into()];
+        };
+        match result.best.filter(|m| game.position().is_legal(*m)) {
+            Some(m) => {
+                game.play(m);
+                let mut lines = Vec::new();
+                if let Some(o) = game.outcome() {
+                    lines.push(format!(
+                        "info string result {} {}",
+                        o.result_word(),
+                        o.reason_tokens()
+                    ));
+                }
+                lines.push(format!("bestmove {m}"));
+                lines
+            }
+            None => vec!["bestmove (none)".into()],
+        }
+    }
+}
+
+fn help() -> Vec<String> {
+    let mut lines: Vec<String> = HELP
+        .iter()
+        .map(|(cmd, what)| format!("help {cmd} -- {what}"))
+        .collect();
+    lines.push("ok help".into());
+    lines
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,226 @@
+//! The session driven line by line, jobs run inline.
+
+use super::*;
+
+/// Feeds lines to a session, running any job inline, and returns every
+/// line written.
+fn drive(session: &mut Session, lines: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in lines {
+        let mut action = session.handle_line(line);
+        loop {
+            match action {
+                Action::Reply(l) | Action::Quit(l) => {
+                    out.extend(l);
+                    break;
+                }
+                Action::Run(job) => {
+                    let done = job.run(&mut |l| out.push(l));
+                    action = session.finish(done);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn finals(out: &[String]) -> Vec<&str> {
+    out.iter()
+        .map(String::as_str)
+        .filter(|l| !l.starts_with("info "))
+        .collect()
+}
+
+#[test]
+fn a_game_from_gaps_to_undo() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "newgame",
+            "gaps ah",
+            "move e2e4",
+            "move d5",
+            "fen",
+            "undo",
+            "fen",
+        ],
+    );
+    assert_eq!(
+        out,
+        [
+            "ok newgame pawnrace awaiting gaps",
+            "ok gaps AH",
+            "ok move e2e4 san e4",
+            "ok move d7d5 san d5",
+            "ok fen 8/ppp1ppp1/8/3p4/4P3/8/1PPP1PPP/8 w -",
+            "ok undo d7d5 san d5",
+            "ok fen 8/ppppppp1/8/8/4P3/8/1PPP1PPP/8 b -",
+        ]
+    );
+}
+
+#[test]
+fn errors_have_codes_and_change_nothing() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "move e2e4",
+            "gaps AH",
+            "move e2e5",
+            "move zz",
+            "move e2e4",
+            "gaps BG",
+            "undo",
+            "undo",
+        ],
+    );
+    let codes: Vec<&str> = out
+        .iter()
+        .map(|l| l.split(' ').take(2).last().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "wrong-state",
+            "gaps",
+            "illegal-move",
+            "bad-argument",
+            "move",
+            "wrong-state",
+            "undo",
+            "wrong-state"
+        ]
+    );
+}
+
+#[test]
+fn a_winning_move_says_so_and_ends_the_game() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "position fen 8/4P3/8/8/8/8/p7/8 w -",
+            "move e8",
+            "move a1",
+            "go depth 1",
+        ],
+    );
+    assert_eq!(out[1], "ok move e7e8 san e8 result white-wins promotion e8");
+    assert!(
+        out[2].starts_with("error game-over the game is over: white wins"),
+        "{}",
+        out[2]
+    );
+    assert_eq!(out[3], "bestmove (none)");
+}
+
+#[test]
+fn go_plays_the_engine_move_on_the_board() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &["position startpos gaps AH", "go depth 2", "board"],
+    );
+    let bestmove = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+    assert!(out.iter().any(|l| l.starts_with("info depth 1 ")));
+    assert!(out.iter().any(|l| l == "side black"), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.starts_with("history 1. ")),
+        "{bestmove}"
+    );
+}
+
+#[test]
+fn go_before_gaps_lets_the_engine_choose_them() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(&mut s, &["newgame", "go depth 1", "fen"]);
+    assert!(out[1].starts_with("ok gaps "), "{out:?}");
+    assert!(out[2].starts_with("ok fen ") && out[2].ends_with(" w -"));
+}
+
+#[test]
+fn while_busy_stop_and_quit_answer_after_the_job() {
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["position startpos gaps AH"]);
+    let Action::Run(job) = s.handle_line("go infinite") else {
+        panic!("go must start a job")
+    };
+    assert!(s.is_busy());
+    assert!(matches!(s.handle_line("isready"), Action::Reply(l) if l == ["readyok"]));
+    assert!(
+        matches!(s.handle_line("move e2e4"), Action::Reply(l) if l[0].starts_with("error busy"))
+    );
+    assert!(matches!(s.handle_line("stop"), Action::Reply(l) if l.is_empty()));
+    assert!(matches!(s.handle_line("quit"), Action::Reply(l) if l.is_empty()));
+    let done = job.run(&mut |_| {});
+    let Action::Quit(lines) = s.finish(done) else {
+        panic!("quit was pending")
+    };
+    assert_eq!(finals(&lines)[1..], ["ok stop", "ok bye"]);
+    assert!(lines[0].starts_with("bestmove ") && lines[0] != "bestmove (none)");
+}
+
+#[test]
+fn perft_lists_root_moves_then_the_total() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(&mut s, &["position startpos gaps AH", "perft 3"]);
+    assert_eq!(out.len(), 1 + 14 + 1);
+    assert_eq!(out.last().unwrap(), "ok nodes 2554");
+    assert!(out[1..15].iter().all(|l| l.contains(": ")));
+}
+
+#[test]
+fn mini4_plays_without_gaps() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "newgame mini4",
+            "gaps AB",
+            "moves",
+            "position fen pppp/..../..../PPPP w -",
+            "perft 2",
+        ],
+    );
+    assert_eq!(out[0], "ok newgame mini4");
+    assert!(out[1].starts_with("error wrong-state mini4 has no gaps"));
+    assert_eq!(out[6], "ok moves 4");
+    assert_eq!(out[7], "ok position pppp/4/4/PPPP w -");
+    assert_eq!(out.last().unwrap(), "ok nodes 16");
+}
+
+#[test]
+fn position_with_a_bad_move_changes_nothing() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "position startpos gaps AH moves e2e4",
+            "position startpos gaps AH moves e2e4 e7e4",
+            "fen",
+        ],
+    );
+    assert_eq!(
+        out[1],
+        "error illegal-move move 2 (e7e4): e7e4 is not legal here (black to move)"
+    );
+    assert_eq!(out[2], "ok fen 8/ppppppp1/8/8/4P3/8/1PPP1PPP/8 b -");
+}
+
+#[test]
+fn options() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "setoption name hash value 32",
+            "setoption name Hash value 0",
+            "setoption name Ponder value true",
+        ],
+    );
+    assert_eq!(out[0], "ok setoption Hash 32");
+    assert!(out[1].starts_with("error bad-argument Hash takes MiB"));
+    assert!(out[2].starts_with("error bad-argument unknown option"));
+}
