@@ -28,8 +28,21 @@ impl Engine {
     ) -> SearchResult {
         let best = pos.legal_moves().first().copied();
         let pv: Vec<_> = best.into_iter().collect();
-        info(&SearchInfo { depth: 1, seldepth: 1, score: Score::Cp(0), nodes: 1, time_ms: 0, pv: pv.clone() });
-        SearchResult { best, score: Score::Cp(0), depth: 1, nodes: 1, pv }
+        info(&SearchInfo {
+            depth: 1,
+            seldepth: 1,
+            score: Score::Cp(0),
+            nodes: 1,
+            time_ms: 0,
+            pv: pv.clone(),
+        });
+        SearchResult {
+            best,
+            score: Score::Cp(0),
+            depth: 1,
+            nodes: 1,
+            pv,
+        }
     }
 
     pub fn choose_gaps(&mut self, _rules: &RuleSet, _limits: &Limits, _stop: &AtomicBool) -> Gaps {

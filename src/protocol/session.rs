@@ -15,7 +15,10 @@ pub struct SessionOptions {
 
 impl Default for SessionOptions {
     fn default() -> SessionOptions {
-        SessionOptions { hash_mib: 16, max_hash_mib: 1024 }
+        SessionOptions {
+            hash_mib: 16,
+            max_hash_mib: 1024,
+        }
     }
 }
 
@@ -58,7 +61,10 @@ pub struct Session {
 
 impl Session {
     pub fn new(options: SessionOptions) -> Session {
-        Session { options, running: None }
+        Session {
+            options,
+            running: None,
+        }
     }
 
     /// Handles one input line (without its line ending).

@@ -26,7 +26,11 @@ impl Position {
         let side = match fields.get(1).map(|s| s.to_ascii_lowercase()).as_deref() {
             None | Some("w") => Color::White,
             Some("b") => Color::Black,
-            Some(other) => return Err(syntax(format!("side to move must be w or b, not '{other}'"))),
+            Some(other) => {
+                return Err(syntax(format!(
+                    "side to move must be w or b, not '{other}'"
+                )));
+            }
         };
         let ep_field = match fields.len() {
             0..=2 => None,
@@ -89,7 +93,10 @@ impl Position {
     }
 }
 
-fn parse_placement(placement: &str, rules: &RuleSet) -> Result<(Bitboard, Bitboard), PositionError> {
+fn parse_placement(
+    placement: &str,
+    rules: &RuleSet,
+) -> Result<(Bitboard, Bitboard), PositionError> {
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != rules.height() as usize {
         return Err(syntax(format!(
@@ -117,7 +124,10 @@ fn parse_placement(placement: &str, rules: &RuleSet) -> Result<(Bitboard, Bitboa
                 '.' => {}
                 '1'..='8' => file += c as u32 - '1' as u32,
                 'K' | 'Q' | 'R' | 'B' | 'N' | 'k' | 'q' | 'r' | 'b' | 'n' => {
-                    return Err(syntax(format!("'{c}' on rank {}: only pawns play here", rank + 1)));
+                    return Err(syntax(format!(
+                        "'{c}' on rank {}: only pawns play here",
+                        rank + 1
+                    )));
                 }
                 _ => {
                     return Err(syntax(format!(
@@ -132,7 +142,12 @@ fn parse_placement(placement: &str, rules: &RuleSet) -> Result<(Bitboard, Bitboa
             return Err(syntax(if file > rules.width() as u32 {
                 too_wide(rank, rules)
             } else {
-                format!("rank {} has {file} squares, a {} board has {}", rank + 1, rules.name(), rules.width())
+                format!(
+                    "rank {} has {file} squares, a {} board has {}",
+                    rank + 1,
+                    rules.name(),
+                    rules.width()
+                )
             }));
         }
     }
@@ -161,8 +176,12 @@ mod tests {
         let gaps: Gaps = "AH".parse().unwrap();
         let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
         assert_eq!(start.fen(), "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w -");
-        assert_eq!(Position::from_fen(&start.fen(), RuleSet::PAWNRACE), Ok(start));
-        let chess = Position::from_fen("8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - - 0 1", RuleSet::PAWNRACE);
+        assert_eq!(
+            Position::from_fen(&start.fen(), RuleSet::PAWNRACE),
+            Ok(start)
+        );
+        let chess =
+            Position::from_fen("8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - - 0 1", RuleSet::PAWNRACE);
         assert_eq!(chess, Ok(start));
     }
 
@@ -198,10 +217,15 @@ mod tests {
             ("8/8/8/3pP3/8/8/8/8 w z9", "en passant"),
         ];
         for (text, expected) in cases {
-            let err = Position::from_fen(text, RuleSet::PAWNRACE).unwrap_err().to_string();
+            let err = Position::from_fen(text, RuleSet::PAWNRACE)
+                .unwrap_err()
+                .to_string();
             assert!(err.contains(expected), "{text}: {err}");
         }
         let on_last = Position::from_fen("4P3/p7/8/8/8/8/8/8 b -", RuleSet::PAWNRACE);
-        assert!(matches!(on_last, Err(PositionError::OnLastRank(Color::White, _))));
+        assert!(matches!(
+            on_last,
+            Err(PositionError::OnLastRank(Color::White, _))
+        ));
     }
 }

@@ -15,7 +15,11 @@ pub struct Game {
 
 impl Game {
     pub fn new(start: Position, gaps: Option<Gaps>) -> Game {
-        Game { gaps, positions: vec![start], moves: Vec::new() }
+        Game {
+            gaps,
+            positions: vec![start],
+            moves: Vec::new(),
+        }
     }
 
     pub fn rules(&self) -> &RuleSet {
@@ -31,7 +35,9 @@ impl Game {
     }
 
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game always has its start position")
+        self.positions
+            .last()
+            .expect("a game always has its start position")
     }
 
     pub fn moves(&self) -> &[Move] {

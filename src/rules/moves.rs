@@ -48,7 +48,10 @@ pub struct MoveList {
 impl MoveList {
     pub fn new() -> MoveList {
         let filler = Move::new(Square::new(0, 0), Square::new(0, 0));
-        MoveList { moves: [filler; MAX_MOVES], len: 0 }
+        MoveList {
+            moves: [filler; MAX_MOVES],
+            len: 0,
+        }
     }
 
     pub fn push(&mut self, m: Move) {
@@ -76,6 +79,8 @@ impl Deref for MoveList {
 
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter().map(|m| m.to_string())).finish()
+        f.debug_list()
+            .entries(self.iter().map(|m| m.to_string()))
+            .finish()
     }
 }

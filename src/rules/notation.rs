@@ -28,14 +28,20 @@ impl std::error::Error for MoveError {}
 /// The move's standard algebraic notation. It needs no position: a pawn move's SAN is never ambiguous: only one pawn can step to a square,
 /// and captures name their file.
 pub fn san(m: Move) -> String {
-    if m.is_capture() { format!("{}x{}", m.from.file_char(), m.to) } else { m.to.to_string() }
+    if m.is_capture() {
+        format!("{}x{}", m.from.file_char(), m.to)
+    } else {
+        m.to.to_string()
+    }
 }
 
 /// Reads a move in either notation and checks that it is legal in `pos`.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let cleaned = clean(text);
     let malformed = || {
-        MoveError::Malformed(format!("'{text}' is not a move (coordinates like e2e4 or SAN like e4, exd5)"))
+        MoveError::Malformed(format!(
+            "'{text}' is not a move (coordinates like e2e4 or SAN like e4, exd5)"
+        ))
     };
     let chars: Vec<char> = cleaned.chars().collect();
     let candidates: Vec<Move> = match chars.as_slice() {
@@ -50,7 +56,11 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         // e4
         [f, r] => {
             let to: Square = format!("{f}{r}").parse().map_err(|_| malformed())?;
-            pos.legal_moves().iter().copied().filter(|m| !m.is_capture() && m.to == to).collect()
+            pos.legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| !m.is_capture() && m.to == to)
+                .collect()
         }
         // ed5
         [f, tf, tr] => captures_to(pos, *f, *tf, *tr).ok_or_else(malformed)?,
@@ -68,7 +78,13 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
 fn captures_to(pos: &Position, f: char, tf: char, tr: char) -> Option<Vec<Move>> {
     let from_file = parse_file(f)?;
     let to: Square = format!("{tf}{tr}").parse().ok()?;
-    Some(pos.legal_moves().iter().copied().filter(|m| m.is_capture() && m.from.file() == from_file && m.to == to).collect())
+    Some(
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| m.is_capture() && m.from.file() == from_file && m.to == to)
+            .collect(),
+    )
 }
 
 /// Lower case, without check marks, annotations or an `e.p.` suffix.
@@ -83,11 +99,18 @@ fn clean(text: &str) -> String {
 }
 
 fn check(pos: &Position, m: Move, text: &str) -> Result<Move, MoveError> {
-    if pos.is_legal(m) { Ok(m) } else { Err(illegal(pos, text)) }
+    if pos.is_legal(m) {
+        Ok(m)
+    } else {
+        Err(illegal(pos, text))
+    }
 }
 
 fn illegal(pos: &Position, text: &str) -> MoveError {
-    MoveError::Illegal(format!("{text} is not legal here ({} to move)", pos.side_to_move()))
+    MoveError::Illegal(format!(
+        "{text} is not legal here ({} to move)",
+        pos.side_to_move()
+    ))
 }
 
 #[cfg(test)]
@@ -123,10 +146,16 @@ mod tests {
     fn malformed_and_illegal_are_told_apart() {
         let p = pos("8/ppppppp1/8/8/8/8/1PPPPPPP/8 w -");
         for text in ["", "hello", "e2e9", "z2z4", "e2e4e5", "xd5"] {
-            assert!(matches!(parse_move(&p, text), Err(MoveError::Malformed(_))), "{text}");
+            assert!(
+                matches!(parse_move(&p, text), Err(MoveError::Malformed(_))),
+                "{text}"
+            );
         }
         for text in ["e2e5", "e5", "a2a3", "exd3", "e7e5"] {
-            assert!(matches!(parse_move(&p, text), Err(MoveError::Illegal(_))), "{text}");
+            assert!(
+                matches!(parse_move(&p, text), Err(MoveError::Illegal(_))),
+                "{text}"
+            );
         }
     }
 }

@@ -59,7 +59,9 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.winner, self.reason) {
             (Some(w), Reason::Promotion(sq)) => write!(f, "{w} wins by promotion on {sq}"),
-            (Some(w), Reason::LastCapture) => write!(f, "{w} wins by capturing the last {} pawn", !w),
+            (Some(w), Reason::LastCapture) => {
+                write!(f, "{w} wins by capturing the last {} pawn", !w)
+            }
             (Some(w), Reason::NoMoves) => write!(f, "{w} wins: {} has no legal move", !w),
             (_, _) => write!(f, "draw by stalemate"),
         }

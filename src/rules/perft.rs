@@ -16,7 +16,10 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 1 {
         return pos.targets().count() as u64;
     }
-    pos.legal_moves().iter().map(|m| perft(&pos.play_unchecked(*m), depth - 1)).sum()
+    pos.legal_moves()
+        .iter()
+        .map(|m| perft(&pos.play_unchecked(*m), depth - 1))
+        .sum()
 }
 
 /// The count below each root move, in move generation order; `None` if
@@ -29,7 +32,12 @@ pub fn perft_divide(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<Vec
     }
     pos.legal_moves()
         .iter()
-        .map(|m| Some((*m, perft_stoppable(&pos.play_unchecked(*m), depth - 1, stop)?)))
+        .map(|m| {
+            Some((
+                *m,
+                perft_stoppable(&pos.play_unchecked(*m), depth - 1, stop)?,
+            ))
+        })
         .collect()
 }
 
@@ -47,5 +55,8 @@ fn perft_stoppable(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64>
     if pos.is_decided() {
         return Some(0);
     }
-    pos.legal_moves().iter().map(|m| perft_stoppable(&pos.play_unchecked(*m), depth - 1, stop)).sum()
+    pos.legal_moves()
+        .iter()
+        .map(|m| perft_stoppable(&pos.play_unchecked(*m), depth - 1, stop))
+        .sum()
 }

@@ -26,7 +26,11 @@ pub enum PositionError {
     TwoPawns(Square),
     OnLastRank(Color, Square),
     BehindHome(Color, Square),
-    TooManyPawns { color: Color, count: u32, max: u32 },
+    TooManyPawns {
+        color: Color,
+        count: u32,
+        max: u32,
+    },
     NoPawns,
     /// The side that just moved has no pawns: no game reaches that.
     MoverHasNoPawns(Color),
@@ -41,15 +45,24 @@ impl fmt::Display for PositionError {
             PositionError::OffBoard(sq) => write!(f, "{sq} is not on the board"),
             PositionError::TwoPawns(sq) => write!(f, "two pawns on {sq}"),
             PositionError::OnLastRank(c, sq) => {
-                write!(f, "{c} pawn on {sq}, its last rank: the game would already be over")
+                write!(
+                    f,
+                    "{c} pawn on {sq}, its last rank: the game would already be over"
+                )
             }
-            PositionError::BehindHome(c, sq) => write!(f, "{c} pawn on {sq}, behind its starting rank"),
+            PositionError::BehindHome(c, sq) => {
+                write!(f, "{c} pawn on {sq}, behind its starting rank")
+            }
             PositionError::TooManyPawns { color, count, max } => {
                 write!(f, "too many {color} pawns: {count} (at most {max})")
             }
             PositionError::NoPawns => f.write_str("no pawns on the board"),
             PositionError::MoverHasNoPawns(c) => {
-                write!(f, "{c} has no pawns yet {} is to move: no game reaches this", !*c)
+                write!(
+                    f,
+                    "{c} has no pawns yet {} is to move: no game reaches this",
+                    !*c
+                )
             }
             PositionError::EnPassant(s) => write!(f, "en passant square: {s}"),
             PositionError::Gaps(s) => f.write_str(s),
@@ -85,15 +98,26 @@ impl Position {
         let (white, black) = match (rules.has_gaps(), gaps) {
             (true, Some(g)) => {
                 if g.white >= rules.width() || g.black >= rules.width() {
-                    return Err(PositionError::Gaps(format!("gaps {g} are off a {}-file board", rules.width())));
+                    return Err(PositionError::Gaps(format!(
+                        "gaps {g} are off a {}-file board",
+                        rules.width()
+                    )));
                 }
-                (white_home & !Bitboard::file(g.white), black_home & !Bitboard::file(g.black))
+                (
+                    white_home & !Bitboard::file(g.white),
+                    black_home & !Bitboard::file(g.black),
+                )
             }
             (true, None) => {
-                return Err(PositionError::Gaps(format!("{} needs gaps (e.g. AH) before it starts", rules.name())));
+                return Err(PositionError::Gaps(format!(
+                    "{} needs gaps (e.g. AH) before it starts",
+                    rules.name()
+                )));
             }
             (false, None) => (white_home, black_home),
-            (false, Some(_)) => return Err(PositionError::Gaps(format!("{} has no gaps", rules.name()))),
+            (false, Some(_)) => {
+                return Err(PositionError::Gaps(format!("{} has no gaps", rules.name())));
+            }
         };
         Position::new(rules, white, black, Color::White, None)
     }
@@ -124,7 +148,11 @@ impl Position {
                 return Err(PositionError::BehindHome(color, sq));
             }
             if own.count() > rules.max_pawns() {
-                return Err(PositionError::TooManyPawns { color, count: own.count(), max: rules.max_pawns() });
+                return Err(PositionError::TooManyPawns {
+                    color,
+                    count: own.count(),
+                    max: rules.max_pawns(),
+                });
             }
         }
         if (white | black).is_empty() {
@@ -133,7 +161,12 @@ impl Position {
         if pawns[(!side).index()].is_empty() {
             return Err(PositionError::MoverHasNoPawns(!side));
         }
-        let pos = Position { rules, pawns, side, ep };
+        let pos = Position {
+            rules,
+            pawns,
+            side,
+            ep,
+        };
         if let Some(sq) = ep {
             pos.check_en_passant(sq)?;
         }
@@ -145,7 +178,10 @@ impl Position {
     fn check_en_passant(&self, sq: Square) -> Result<(), PositionError> {
         let bad = |why: String| Err(PositionError::EnPassant(format!("{sq} {why}")));
         if !self.rules.en_passant() {
-            return bad(format!("given, but {} has no en passant", self.rules.name()));
+            return bad(format!(
+                "given, but {} has no en passant",
+                self.rules.name()
+            ));
         }
         if !self.rules.contains(sq) {
             return bad("is not on the board".into());
@@ -154,13 +190,17 @@ impl Position {
         let forward: i8 = if mover == Color::White { 1 } else { -1 };
         let passed_rank = self.rules.home_rank(mover) as i8 + forward;
         if sq.rank() as i8 != passed_rank {
-            return bad(format!("is not on the rank a {mover} double step passes over"));
+            return bad(format!(
+                "is not on the rank a {mover} double step passes over"
+            ));
         }
         let (Some(landed), Some(home)) = (sq.offset_rank(forward), sq.offset_rank(-forward)) else {
             return bad("is not on the rank a double step passes over".into());
         };
         if !self.pawns[mover.index()].has(landed) {
-            return bad(format!("has no {mover} pawn on {landed} that could just have moved"));
+            return bad(format!(
+                "has no {mover} pawn on {landed} that could just have moved"
+            ));
         }
         if self.occupied().has(sq) || self.occupied().has(home) {
             return bad(format!("is not empty behind the {mover} pawn on {landed}"));
@@ -208,7 +248,13 @@ impl Position {
             Color::White => (8, 7, 9),
             Color::Black => (-8, -9, -7),
         };
-        let shift = |b: Bitboard, n: i8| if n > 0 { Bitboard(b.0 << n) } else { Bitboard(b.0 >> -n) };
+        let shift = |b: Bitboard, n: i8| {
+            if n > 0 {
+                Bitboard(b.0 << n)
+            } else {
+                Bitboard(b.0 >> -n)
+            }
+        };
         let single = shift(us, up) & empty;
         let double = shift(single & self.rules.double_from(self.side), up) & empty;
         Targets {
@@ -237,9 +283,13 @@ impl Position {
         }
         let t = self.targets();
         let offsets = Position::target_offsets(self.side);
-        for (set, off) in [t.single, t.double, t.left, t.right].into_iter().zip(offsets) {
+        for (set, off) in [t.single, t.double, t.left, t.right]
+            .into_iter()
+            .zip(offsets)
+        {
             for to in set {
-                let from = Square::from_index((to.index() as i8 - off) as u8).expect("origin is on the layout");
+                let from = Square::from_index((to.index() as i8 - off) as u8)
+                    .expect("origin is on the layout");
                 list.push(Move::new(from, to));
             }
         }
@@ -262,15 +312,27 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         let mover = !self.side;
         if let Some(sq) = (self.pawns(mover) & self.rules.goal(mover)).first() {
-            return Some(Outcome { winner: Some(mover), reason: Reason::Promotion(sq) });
+            return Some(Outcome {
+                winner: Some(mover),
+                reason: Reason::Promotion(sq),
+            });
         }
         if self.pawns(self.side).is_empty() {
-            return Some(Outcome { winner: Some(mover), reason: Reason::LastCapture });
+            return Some(Outcome {
+                winner: Some(mover),
+                reason: Reason::LastCapture,
+            });
         }
         if self.targets().count() == 0 {
             return Some(match self.rules.no_moves() {
-                NoMoves::Draw => Outcome { winner: None, reason: Reason::Stalemate },
-                NoMoves::Loss => Outcome { winner: Some(mover), reason: Reason::NoMoves },
+                NoMoves::Draw => Outcome {
+                    winner: None,
+                    reason: Reason::Stalemate,
+                },
+                NoMoves::Loss => Outcome {
+                    winner: Some(mover),
+                    reason: Reason::NoMoves,
+                },
             });
         }
         None
@@ -285,7 +347,11 @@ impl Position {
         let mut next = *self;
         next.pawns[us] ^= m.from.bb() | m.to.bb();
         if m.is_capture() {
-            let victim = if self.pawns[them].has(m.to) { m.to } else { Square::new(m.to.file(), m.from.rank()) };
+            let victim = if self.pawns[them].has(m.to) {
+                m.to
+            } else {
+                Square::new(m.to.file(), m.from.rank())
+            };
             next.pawns[them] ^= victim.bb();
         }
         next.ep = None;
@@ -306,7 +372,8 @@ impl Position {
     /// is two words, so mixing them costs less than keeping keys incrementally.
     #[inline]
     pub fn hash(&self) -> u64 {
-        let mut h = mix(self.pawns[0].0) ^ mix(self.pawns[1].0 ^ 0x5851_F42D_4C95_7F2D).rotate_left(23);
+        let mut h =
+            mix(self.pawns[0].0) ^ mix(self.pawns[1].0 ^ 0x5851_F42D_4C95_7F2D).rotate_left(23);
         if self.side == Color::Black {
             h ^= 0x2545_F491_4F6C_DD1D;
         }
@@ -319,12 +386,15 @@ impl Position {
     /// The same position seen from the other side: ranks reversed, colours
     /// swapped. Its value for the side to move is the same.
     pub fn mirror(&self) -> Position {
-        let flip = |b: Bitboard| Bitboard(b.0.swap_bytes() >> (8 * (8 - self.rules.height() as u32)));
+        let flip =
+            |b: Bitboard| Bitboard(b.0.swap_bytes() >> (8 * (8 - self.rules.height() as u32)));
         Position {
             rules: self.rules,
             pawns: [flip(self.pawns[1]), flip(self.pawns[0])],
             side: !self.side,
-            ep: self.ep.map(|sq| Square::new(sq.file(), self.rules.height() - 1 - sq.rank())),
+            ep: self
+                .ep
+                .map(|sq| Square::new(sq.file(), self.rules.height() - 1 - sq.rank())),
         }
     }
 }
@@ -373,7 +443,14 @@ mod tests {
         let p = ah();
         let p = p.play_unchecked(Move::new(sq("e2"), sq("e4")));
         assert_eq!(p.en_passant(), None);
-        let w = Position::new(RuleSet::PAWNRACE, sq("e5").bb(), sq("d7").bb(), Color::Black, None).unwrap();
+        let w = Position::new(
+            RuleSet::PAWNRACE,
+            sq("e5").bb(),
+            sq("d7").bb(),
+            Color::Black,
+            None,
+        )
+        .unwrap();
         let after = w.play_unchecked(Move::new(sq("d7"), sq("d5")));
         assert_eq!(after.en_passant(), Some(sq("d6")));
         let ep = Move::new(sq("e5"), sq("d6"));
@@ -392,10 +469,23 @@ mod tests {
         assert_eq!(e, Err(PositionError::BehindHome(Color::White, sq("e1"))));
         let e = Position::new(r, Bitboard::EMPTY, sq("d7").bb(), Color::Black, None);
         assert_eq!(e, Err(PositionError::MoverHasNoPawns(Color::White)));
-        let e = Position::new(r, sq("e5").bb(), sq("d5").bb(), Color::White, Some(sq("d3")));
+        let e = Position::new(
+            r,
+            sq("e5").bb(),
+            sq("d5").bb(),
+            Color::White,
+            Some(sq("d3")),
+        );
         assert!(matches!(e, Err(PositionError::EnPassant(_))));
         let e = Position::new(r, Bitboard::rank(3), sq("d7").bb(), Color::White, None);
-        assert!(matches!(e, Err(PositionError::TooManyPawns { count: 8, max: 7, .. })));
+        assert!(matches!(
+            e,
+            Err(PositionError::TooManyPawns {
+                count: 8,
+                max: 7,
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -403,12 +493,37 @@ mod tests {
         let r = RuleSet::PAWNRACE;
         let p = Position::new(r, sq("e7").bb(), sq("a7").bb(), Color::White, None).unwrap();
         let won = p.play_unchecked(Move::new(sq("e7"), sq("e8")));
-        assert_eq!(won.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::Promotion(sq("e8")) }));
+        assert_eq!(
+            won.outcome(),
+            Some(Outcome {
+                winner: Some(Color::White),
+                reason: Reason::Promotion(sq("e8"))
+            })
+        );
         assert!(won.legal_moves().is_empty());
         let blocked = Position::new(r, sq("e4").bb(), sq("e5").bb(), Color::White, None).unwrap();
-        assert_eq!(blocked.outcome(), Some(Outcome { winner: None, reason: Reason::Stalemate }));
-        let mini = Position::new(RuleSet::MINI4, sq("a2").bb(), sq("a3").bb(), Color::White, None).unwrap();
-        assert_eq!(mini.outcome(), Some(Outcome { winner: Some(Color::Black), reason: Reason::NoMoves }));
+        assert_eq!(
+            blocked.outcome(),
+            Some(Outcome {
+                winner: None,
+                reason: Reason::Stalemate
+            })
+        );
+        let mini = Position::new(
+            RuleSet::MINI4,
+            sq("a2").bb(),
+            sq("a3").bb(),
+            Color::White,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            mini.outcome(),
+            Some(Outcome {
+                winner: Some(Color::Black),
+                reason: Reason::NoMoves
+            })
+        );
     }
 
     #[test]

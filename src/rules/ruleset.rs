@@ -92,11 +92,29 @@ impl std::error::Error for RuleSetError {}
 impl RuleSet {
     /// Imperial College Pawn Race: 8x8, pawns on the second ranks with one gap
     /// file each, double steps, en passant, stalemate draws.
-    pub const PAWNRACE: RuleSet = RuleSet::build(Some(Variant::PawnRace), 8, 8, 1, true, true, true, NoMoves::Draw);
+    pub const PAWNRACE: RuleSet = RuleSet::build(
+        Some(Variant::PawnRace),
+        8,
+        8,
+        1,
+        true,
+        true,
+        true,
+        NoMoves::Draw,
+    );
 
     /// UVa 10838: 4x4, full rows on the edge ranks, single steps only, the side
     /// that cannot move loses.
-    pub const MINI4: RuleSet = RuleSet::build(Some(Variant::Mini4), 4, 4, 0, false, false, false, NoMoves::Loss);
+    pub const MINI4: RuleSet = RuleSet::build(
+        Some(Variant::Mini4),
+        4,
+        4,
+        0,
+        false,
+        false,
+        false,
+        NoMoves::Loss,
+    );
 
     /// A rule set of one's own. `home_rank` is white's starting rank (0-based);
     /// black's mirrors it.
@@ -127,12 +145,26 @@ impl RuleSet {
         if gaps && width < 2 {
             return Err(RuleSetError("gaps need at least two files".into()));
         }
-        let built = RuleSet::build(None, width, height, home_rank, double_step, en_passant, gaps, no_moves);
+        let built = RuleSet::build(
+            None,
+            width,
+            height,
+            home_rank,
+            double_step,
+            en_passant,
+            gaps,
+            no_moves,
+        );
         // A custom value equal to a named one is that one.
         Ok(Variant::ALL
             .into_iter()
             .map(Variant::rules)
-            .find(|named| RuleSet { variant: None, ..*named } == built)
+            .find(|named| {
+                RuleSet {
+                    variant: None,
+                    ..*named
+                } == built
+            })
             .unwrap_or(built))
     }
 
@@ -147,7 +179,11 @@ impl RuleSet {
         gaps: bool,
         no_moves: NoMoves,
     ) -> RuleSet {
-        let row: u64 = if width == 8 { 0xFF } else { (1u64 << width) - 1 };
+        let row: u64 = if width == 8 {
+            0xFF
+        } else {
+            (1u64 << width) - 1
+        };
         let mut board = 0u64;
         let mut r = 0;
         while r < height {
@@ -155,7 +191,10 @@ impl RuleSet {
             r += 1;
         }
         let (white_double, black_double) = if double_step {
-            (row << (8 * (home_rank + 1)), row << (8 * (height - 2 - home_rank)))
+            (
+                row << (8 * (home_rank + 1)),
+                row << (8 * (height - 2 - home_rank)),
+            )
         } else {
             (0, 0)
         };
@@ -277,7 +316,12 @@ impl Gaps {
 
 impl fmt::Display for Gaps {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'A' + self.white) as char, (b'A' + self.black) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'A' + self.white) as char,
+            (b'A' + self.black) as char
+        )
     }
 }
 
@@ -291,9 +335,13 @@ impl FromStr for Gaps {
         match files {
             (Some(w), Some(b), None) => match (file(w), file(b)) {
                 (Some(white), Some(black)) => Ok(Gaps { white, black }),
-                _ => Err(format!("'{s}' is not two file letters A..H (white's gap first, e.g. AH)")),
+                _ => Err(format!(
+                    "'{s}' is not two file letters A..H (white's gap first, e.g. AH)"
+                )),
             },
-            _ => Err(format!("'{s}' is not two file letters A..H (white's gap first, e.g. AH)")),
+            _ => Err(format!(
+                "'{s}' is not two file letters A..H (white's gap first, e.g. AH)"
+            )),
         }
     }
 }

@@ -67,7 +67,11 @@ impl Square {
     }
 
     pub const fn from_index(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     pub const fn index(self) -> usize {
@@ -89,7 +93,11 @@ impl Square {
     /// The square `ranks` steps up (negative: down) the same file, if any.
     pub const fn offset_rank(self, ranks: i8) -> Option<Square> {
         let r = self.rank() as i8 + ranks;
-        if r >= 0 && r < 8 { Some(Square::new(self.file(), r as u8)) } else { None }
+        if r >= 0 && r < 8 {
+            Some(Square::new(self.file(), r as u8))
+        } else {
+            None
+        }
     }
 
     pub fn file_char(self) -> char {
@@ -171,12 +179,20 @@ impl Bitboard {
 
     /// The lowest square, if any.
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(Square(self.0.trailing_zeros() as u8)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square(self.0.trailing_zeros() as u8))
+        }
     }
 
     /// Shifted `n` ranks up (negative: down); what leaves the layout is lost.
     pub const fn shift_ranks(self, n: i8) -> Bitboard {
-        if n >= 0 { Bitboard(self.0 << (8 * n as u32)) } else { Bitboard(self.0 >> (8 * (-n) as u32)) }
+        if n >= 0 {
+            Bitboard(self.0 << (8 * n as u32))
+        } else {
+            Bitboard(self.0 >> (8 * (-n) as u32))
+        }
     }
 
     /// Every square from the set's squares forwards along their files,
@@ -201,7 +217,9 @@ impl Bitboard {
 
     /// The squares of the set and their neighbours on the same rank.
     pub const fn widen(self) -> Bitboard {
-        Bitboard(self.0 | ((self.0 & !Bitboard::FILE_A.0) >> 1) | ((self.0 & !Bitboard::FILE_H.0) << 1))
+        Bitboard(
+            self.0 | ((self.0 & !Bitboard::FILE_A.0) >> 1) | ((self.0 & !Bitboard::FILE_H.0) << 1),
+        )
     }
 }
 
