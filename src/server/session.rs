@@ -79,6 +79,8 @@ where
     let mut reading = true;
     // Ending: once no job is left, the session is over.
     let mut closing = false;
+    // The input has ended (EOF or a read error).
+    let mut input_ended = false;
     // `quit` has been answered: nothing more may be written.
     let mut said_bye = false;
 
@@ -122,6 +124,7 @@ where
                 // The peer is gone or done talking; a search it started has
                 // no one left to wait for it.
                 reading = false;
+                input_ended = true;
                 closing = true;
                 session.interrupt();
             }
@@ -194,7 +197,7 @@ where
     if let Err(e) = writer_task.await {
         warn!("writer task failed: {e}");
     }
-    if let Some(linger) = settings.linger.filter(|_| reading) {
+    if let Some(linger) = settings.linger.filter(|_| !input_ended) {
         let _ =
             tokio::time::timeout(linger, async { while frames.next().await.is_some() {} }).await;
     }
