@@ -91,7 +91,7 @@ fn parse(text: &str) -> Result<Vec<Step>, String> {
     Ok(steps)
 }
 
-fn replay(file: &str, steps: &[Step], peer: &mut Peer) -> Result<(), String> {
+fn replay(file: &str, steps: &[Step], peer: &Peer) -> Result<(), String> {
     for step in steps {
         match step {
             Step::Send(bytes) => peer.send_bytes(bytes),
@@ -159,7 +159,7 @@ fn run_case(case: &Case, server: Option<SocketAddr>) -> Result<(), String> {
     match case.transport {
         Transport::Stdio => {
             let mut process = StdioProcess::spawn(&[]);
-            let replayed = replay(&file, &steps, &mut process.peer);
+            let replayed = replay(&file, &steps, &process.peer);
             let status = wait_exit(&mut process.child, Duration::from_secs(10));
             replayed?;
             match status {
@@ -172,7 +172,7 @@ fn run_case(case: &Case, server: Option<SocketAddr>) -> Result<(), String> {
         }
         Transport::Tcp => {
             let addr = server.ok_or("no server")?;
-            replay(&file, &steps, &mut Peer::connect(addr))
+            replay(&file, &steps, &Peer::connect(addr))
         }
     }
 }

@@ -24,7 +24,8 @@ enum Input {
 /// One side of a session: lines out, lines in (read on a thread so every
 /// wait can time out, and so the server never blocks on a full pipe).
 pub struct Peer {
-    input: Input,
+    // Behind a lock so a peer can be shared between its test's threads.
+    input: std::sync::Mutex<Input>,
     lines: Receiver<String>,
 }
 
@@ -55,7 +56,10 @@ impl Peer {
                 }
             }
         });
-        Peer { input, lines }
+        Peer {
+            input: std::sync::Mutex::new(input),
+            lines,
+        }
     }
 
     pub fn connect(addr: SocketAddr) -> Peer {
@@ -66,20 +70,22 @@ impl Peer {
 
     /// Sends raw bytes; a peer that already left is not an error here, what
     /// it said before leaving is what the test checks.
-    pub fn send_bytes(&mut self, bytes: &[u8]) {
-        let _ = match &mut self.input {
+    pub fn send_bytes(&self, bytes: &[u8]) {
+        let mut input = self.input.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = match &mut *input {
             Input::Stdin(Some(stdin)) => stdin.write_all(bytes).and_then(|_| stdin.flush()),
             Input::Stdin(None) => Ok(()),
             Input::Tcp(stream) => stream.write_all(bytes),
         };
     }
 
-    pub fn send(&mut self, line: &str) {
+    pub fn send(&self, line: &str) {
         self.send_bytes(format!("{line}\n").as_bytes());
     }
 
-    pub fn close_input(&mut self) {
-        match &mut self.input {
+    pub fn close_input(&self) {
+        let mut input = self.input.lock().unwrap_or_else(|e| e.into_inner());
+        match &mut *input {
             Input::Stdin(stdin) => drop(stdin.take()),
             Input::Tcp(stream) => {
                 let _ = stream.shutdown(Shutdown::Write);
