@@ -51,6 +51,21 @@ pub(crate) struct Settings {
     pub options: SessionOptions,
 }
 
+/// A job handed to the search queue.
+struct Running {
+    handle: JoinHandle<Result<JobDone, JoinError>>,
+    /// Lets the job start without waiting for a search slot, once it is
+    /// known to be stopped: a stopped job returns at once, and `stop` must
+    /// not wait for other sessions' searches.
+    skip_queue: CancellationToken,
+}
+
+impl Running {
+    fn stopping(&self) {
+        self.skip_queue.cancel();
+    }
+}
+
 enum Event {
     Input(Option<std::io::Result<Frame>>),
     JobDone(Result<JobDone, JoinError>),
@@ -74,7 +89,7 @@ where
     let mut frames = FramedRead::new(reader, framer);
     let mut session = Session::new(settings.options.clone());
 
-    let mut job: Option<JoinHandle<Result<JobDone, JoinError>>> = None;
+    let mut job: Option<Running> = None;
     // Still taking commands.
     let mut reading = true;
     // Ending: once no job is left, the session is over.
@@ -105,7 +120,18 @@ where
         };
         let mut action = None;
         match event {
-            Event::Input(Some(Ok(Frame::Line(line)))) => action = Some(session.handle_line(&line)),
+            Event::Input(Some(Ok(Frame::Line(line)))) => {
+                let reply = session.handle_line(&line);
+                // An empty reply to `stop` or `quit` means "after the job":
+                // the session has raised the job's stop flag.
+                if let (Some(running), Action::Reply(lines)) = (&job, &reply) {
+                    let word = line.split_whitespace().next();
+                    if lines.is_empty() && matches!(word, Some("stop" | "quit")) {
+                        running.stopping();
+                    }
+                }
+                action = Some(reply);
+            }
             Event::Input(Some(Ok(Frame::TooLong))) => {
                 let detail = format!("line longer than {max_line_length} bytes ignored");
                 send(&out, error(ErrorCode::LineTooLong, detail)).await;
@@ -127,12 +153,14 @@ where
                 input_ended = true;
                 closing = true;
                 session.interrupt();
+                job.iter().for_each(Running::stopping);
             }
             Event::WriterGone => {
                 debug!("peer stopped taking output");
                 reading = false;
                 closing = true;
                 session.interrupt();
+                job.iter().for_each(Running::stopping);
             }
             Event::JobDone(Ok(done)) => {
                 job = None;
@@ -151,6 +179,7 @@ where
                 reading = false;
                 closing = true;
                 session.interrupt();
+                job.iter().for_each(Running::stopping);
             }
             Event::Idle => {
                 let detail = match idle_after {
@@ -171,10 +200,12 @@ where
                     // The protocol answers busy itself; never two jobs.
                     error!("session asked for a second job while one runs; dropped");
                 } else {
-                    job = Some(start_job(new_job, out.clone(), &shared));
+                    let running = start_job(new_job, out.clone(), &shared);
                     if closing {
                         session.interrupt();
+                        running.stopping();
                     }
+                    job = Some(running);
                 }
             }
             Some(Action::Quit(lines)) => {
@@ -185,6 +216,7 @@ where
                 reading = false;
                 closing = true;
                 session.interrupt();
+                job.iter().for_each(Running::stopping);
             }
         }
         if let Some(d) = idle_after {
@@ -203,30 +235,29 @@ where
     }
 }
 
-async fn join(
-    job: &mut Option<JoinHandle<Result<JobDone, JoinError>>>,
-) -> Result<JobDone, JoinError> {
+async fn join(job: &mut Option<Running>) -> Result<JobDone, JoinError> {
     match job {
-        Some(handle) => handle.await.and_then(|done| done),
+        Some(running) => (&mut running.handle).await.and_then(|done| done),
         None => std::future::pending().await,
     }
 }
 
-/// Runs a job once a search slot is free. The job is started even if its
-/// stop flag went up while it waited: only `Job::run` produces the result
-/// the session needs, and a stopped job returns at once.
-fn start_job(
-    job: Job,
-    out: mpsc::Sender<String>,
-    shared: &Shared,
-) -> JoinHandle<Result<JobDone, JoinError>> {
+/// Runs a job once a search slot is free, or at once when it is stopped
+/// while it waits. A stopped job must still run: only `Job::run` produces
+/// the result the session needs, and a stopped job returns at once.
+fn start_job(job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Running {
     let searches = Arc::clone(&shared.searches);
     let stats = Arc::clone(&shared.stats);
-    tokio::spawn(async move {
+    let skip_queue = CancellationToken::new();
+    let skip = skip_queue.clone();
+    let handle = tokio::spawn(async move {
         let queued = stats.queued_job();
-        // Only fails if the semaphore is closed, which we never do; running
-        // without a slot is still better than losing the job's result.
-        let permit = searches.acquire_owned().await.ok();
+        let permit = tokio::select! {
+            // Acquiring fails only if the semaphore is closed, which we never
+            // do; running without a slot beats losing the job's result.
+            permit = searches.acquire_owned() => permit.ok(),
+            _ = skip.cancelled() => None,
+        };
         drop(queued);
         let done = tokio::task::spawn_blocking(move || {
             let _running = stats.running_job();
@@ -239,7 +270,8 @@ fn start_job(
         .await;
         drop(permit);
         done
-    })
+    });
+    Running { handle, skip_queue }
 }
 
 async fn send(out: &mpsc::Sender<String>, line: String) {
