@@ -248,11 +248,15 @@ fn main() {
         return;
     }
 
-    println!("\nrunning {} tests", cases.len());
     let mut server = cases
         .iter()
         .any(|c| matches!(c.transport, Transport::Tcp))
         .then(|| ServerProcess::spawn(&[]));
+    // The shared server's clean exit on SIGTERM is one more case.
+    println!(
+        "\nrunning {} tests",
+        cases.len() + usize::from(server.is_some())
+    );
     let addr = server.as_ref().map(|s| s.addr);
 
     let next = AtomicUsize::new(0);
