@@ -1,1 +1,140 @@
-fn main() {}
+//! `pawnrace`: the protocol on stdin/stdout, or `pawnrace serve` over TCP.
+
+use clap::{Args, Parser, Subcommand};
+use pawnrace::protocol::SessionOptions;
+use pawnrace::server::{self, ServerConfig};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pawnrace",
+    version,
+    about = "A Pawn Race engine speaking a UCI-like line protocol"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve the protocol over TCP, one session per connection.
+    Serve(ServeArgs),
+}
+
+/// Settings of every session, whatever carries it.
+#[derive(Args, Debug)]
+struct CommonArgs {
+    /// Transposition table size of a new session, MiB.
+    #[arg(long, global = true, default_value_t = SessionOptions::default().hash_mib)]
+    hash: usize,
+    /// The most `setoption name Hash` may ask for, MiB.
+    #[arg(long, global = true, default_value_t = SessionOptions::default().max_hash_mib)]
+    max_hash: usize,
+    /// Longest accepted input line, bytes.
+    #[arg(long, global = true, default_value_t = ServerConfig::default().max_line_length)]
+    max_line_length: usize,
+    /// Searches running at once (default: one per core).
+    #[arg(long, global = true)]
+    max_searches: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    listen: SocketAddr,
+    /// Sessions at once; more connections are told `error busy` and closed.
+    #[arg(long, default_value_t = ServerConfig::default().max_connections)]
+    max_connections: usize,
+    /// Close a session after this many seconds without input (0: never).
+    #[arg(long, default_value_t = 600)]
+    idle_timeout: u64,
+    /// On shutdown, wait at most this many seconds for sessions to end.
+    #[arg(long, default_value_t = 10)]
+    grace: u64,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.command.is_some());
+    let mut config = ServerConfig {
+        max_line_length: cli.common.max_line_length,
+        session: SessionOptions {
+            hash_mib: cli.common.hash,
+            max_hash_mib: cli.common.max_hash,
+        },
+        ..ServerConfig::default()
+    };
+    if let Some(n) = cli.common.max_searches {
+        config.max_searches = n.max(1);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("pawnrace: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = match cli.command {
+        None => {
+            runtime.block_on(server::stdio::run(config, server::shutdown_signal()));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Serve(args)) => {
+            config.max_connections = args.max_connections;
+            config.idle_timeout = Some(Duration::from_secs(args.idle_timeout));
+            config.shutdown_grace = Duration::from_secs(args.grace);
+            runtime.block_on(serve(args.listen, config))
+        }
+    };
+    // Every session has ended and taken its job with it, but tokio's stdin
+    // reader may still sit in a blocking read nobody can cancel; waiting for
+    // it would keep us alive until the next line of input.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    code
+}
+
+async fn serve(addr: SocketAddr, config: ServerConfig) -> ExitCode {
+    let listener = match TcpListener::bind(addr).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("pawnrace: cannot listen on {addr}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Not through tracing: scripts and tests look for this exact line, and
+    // with port 0 it is the only way to learn the port.
+    match listener.local_addr() {
+        Ok(bound) => eprintln!("pawnrace listening on {bound}"),
+        Err(_) => eprintln!("pawnrace listening on {addr}"),
+    }
+    match server::serve(listener, config, server::shutdown_signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pawnrace: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Logs go to stderr: stdout belongs to the protocol.
+fn init_tracing(serving: bool) {
+    use tracing_subscriber::EnvFilter;
+    let default = if serving { "info" } else { "warn" };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi)
+        .with_env_filter(filter)
+        .init();
+}

@@ -1,0 +1,327 @@
+//! The session actor: one per connection, over any byte stream.
+//!
+//! The actor owns the protocol [`Session`] and is the only one to touch it.
+//! Output goes through one writer task per connection, fed by a channel, so
+//! the actor, and a search on a blocking thread, can both produce lines
+//! without sharing the stream. A search's `info` lines go straight to that
+//! channel; its final lines come from `Session::finish` in the actor once the
+//! job has returned, so they always follow the search's last `info`.
+
+use super::codec::{Frame, LineFramer};
+use super::stats::Stats;
+use crate::protocol::reply::{error, shutdown_notice};
+use crate::protocol::{Action, ErrorCode, Job, JobDone, Session, SessionOptions};
+use futures::StreamExt;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{Semaphore, mpsc};
+use tokio::task::{JoinError, JoinHandle};
+use tokio::time::Instant;
+use tokio_util::codec::FramedRead;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, error, warn};
+
+/// Lines waiting for the writer. Bounded so a peer that stops reading
+/// slows its own search down rather than growing our memory.
+const OUTPUT_QUEUE: usize = 256;
+
+/// A write that makes no progress for this long means the peer is not
+/// reading; we give up on it rather than hold a search slot forever.
+const WRITE_STALL: Duration = Duration::from_secs(30);
+
+/// What sessions of one server share.
+#[derive(Clone)]
+pub(crate) struct Shared {
+    /// Search slots, fair: jobs start in the order they asked.
+    pub searches: Arc<Semaphore>,
+    pub stats: Arc<Stats>,
+    pub shutdown: CancellationToken,
+}
+
+/// How one session behaves.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub max_line_length: usize,
+    pub idle_timeout: Option<Duration>,
+    /// After the session ends, keep reading (and dropping) input for this
+    /// long. Closing a TCP socket with unread input makes the kernel send a
+    /// reset, which can destroy our last lines before the peer reads them.
+    pub linger: Option<Duration>,
+    pub options: SessionOptions,
+}
+
+/// A job handed to the search queue.
+struct Running {
+    handle: JoinHandle<Result<JobDone, JoinError>>,
+    /// Lets the job start without waiting for a search slot, once it is
+    /// known to be stopped: a stopped job returns at once, and `stop` must
+    /// not wait for other sessions' searches.
+    skip_queue: CancellationToken,
+}
+
+impl Running {
+    fn stopping(&self) {
+        self.skip_queue.cancel();
+    }
+}
+
+enum Event {
+    Input(Option<std::io::Result<Frame>>),
+    JobDone(Result<JobDone, JoinError>),
+    Shutdown,
+    WriterGone,
+    Idle,
+}
+
+/// Runs one session to its end: `quit`, end of input, idle timeout, a
+/// vanished peer or shutdown. Returns only once its job, if any, is over.
+pub(crate) async fn run<R, W>(reader: R, writer: W, settings: Settings, shared: Shared)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let _session = shared.stats.session();
+    let (out, rx) = mpsc::channel::<String>(OUTPUT_QUEUE);
+    let writer_task = tokio::spawn(write_lines(writer, rx));
+    let framer = LineFramer::new(settings.max_line_length);
+    let max_line_length = framer.max_line_length();
+    let mut frames = FramedRead::new(reader, framer);
+    let mut session = Session::new(settings.options.clone());
+
+    let mut job: Option<Running> = None;
+    // Still taking commands.
+    let mut reading = true;
+    // Ending: once no job is left, the session is over.
+    let mut closing = false;
+    // The input has ended (EOF or a read error).
+    let mut input_ended = false;
+    // `quit` has been answered: nothing more may be written.
+    let mut said_bye = false;
+
+    let idle_after = settings.idle_timeout.filter(|d| !d.is_zero());
+    // Armed only while idle_after is set and no job runs (see the select).
+    let idle = tokio::time::sleep(idle_after.unwrap_or(Duration::from_secs(3600)));
+    tokio::pin!(idle);
+
+    loop {
+        if closing && job.is_none() {
+            break;
+        }
+        let event = tokio::select! {
+            // A finished job first: its lines then go out before anything
+            // the peer sent after it finished.
+            biased;
+            done = join(&mut job), if job.is_some() => Event::JobDone(done),
+            _ = shared.shutdown.cancelled(), if !closing => Event::Shutdown,
+            frame = frames.next(), if reading => Event::Input(frame),
+            _ = out.closed(), if !closing => Event::WriterGone,
+            _ = &mut idle, if idle_after.is_some() && job.is_none() && !closing => Event::Idle,
+        };
+        let mut action = None;
+        match event {
+            Event::Input(Some(Ok(Frame::Line(line)))) => {
+                let reply = session.handle_line(&line);
+                // An empty reply to `stop` or `quit` means "after the job":
+                // the session has raised the job's stop flag.
+                if let (Some(running), Action::Reply(lines)) = (&job, &reply) {
+                    let word = line.split_whitespace().next();
+                    if lines.is_empty() && matches!(word, Some("stop" | "quit")) {
+                        running.stopping();
+                    }
+                }
+                action = Some(reply);
+            }
+            Event::Input(Some(Ok(Frame::TooLong))) => {
+                let detail = format!("line longer than {max_line_length} bytes ignored");
+                send(&out, error(ErrorCode::LineTooLong, detail)).await;
+            }
+            Event::Input(Some(Ok(Frame::BadEncoding))) => {
+                send(
+                    &out,
+                    error(ErrorCode::BadEncoding, "line is not valid UTF-8, ignored"),
+                )
+                .await;
+            }
+            Event::Input(end) => {
+                if let Some(Err(e)) = end {
+                    debug!("read error: {e}");
+                }
+                // The peer is gone or done talking; a search it started has
+                // no one left to wait for it.
+                reading = false;
+                input_ended = true;
+                closing = true;
+                session.interrupt();
+                job.iter().for_each(Running::stopping);
+            }
+            Event::WriterGone => {
+                debug!("peer stopped taking output");
+                reading = false;
+                closing = true;
+                session.interrupt();
+                job.iter().for_each(Running::stopping);
+            }
+            Event::JobDone(Ok(done)) => {
+                job = None;
+                action = Some(session.finish(done));
+            }
+            Event::JobDone(Err(e)) => {
+                // The session still thinks its job runs and there is no
+                // result to give it: it cannot go on.
+                error!("job failed: {e}");
+                break;
+            }
+            Event::Shutdown => {
+                if !said_bye {
+                    send(&out, shutdown_notice()).await;
+                }
+                reading = false;
+                closing = true;
+                session.interrupt();
+                job.iter().for_each(Running::stopping);
+            }
+            Event::Idle => {
+                let detail = match idle_after {
+                    Some(d) => format!("no input for {} s, closing", d.as_secs_f64()),
+                    None => "closing".to_string(),
+                };
+                send(&out, error(ErrorCode::IdleTimeout, detail)).await;
+                reading = false;
+                closing = true;
+            }
+        }
+        match action {
+            None => {}
+            Some(Action::Reply(lines)) if !said_bye => send_all(&out, lines).await,
+            Some(Action::Reply(_)) => {}
+            Some(Action::Run(new_job)) => {
+                if job.is_some() {
+                    // The protocol answers busy itself; never two jobs.
+                    error!("session asked for a second job while one runs; dropped");
+                } else {
+                    let running = start_job(new_job, out.clone(), &shared);
+                    if closing {
+                        session.interrupt();
+                        running.stopping();
+                    }
+                    job = Some(running);
+                }
+            }
+            Some(Action::Quit(lines)) => {
+                if !said_bye {
+                    send_all(&out, lines).await;
+                }
+                said_bye = true;
+                reading = false;
+                closing = true;
+                session.interrupt();
+                job.iter().for_each(Running::stopping);
+            }
+        }
+        if let Some(d) = idle_after {
+            idle.as_mut().reset(Instant::now() + d);
+        }
+    }
+
+    // Dropping our sender lets the writer drain what is queued and close.
+    drop(out);
+    if let Err(e) = writer_task.await {
+        warn!("writer task failed: {e}");
+    }
+    if let Some(linger) = settings.linger.filter(|_| !input_ended) {
+        let _ =
+            tokio::time::timeout(linger, async { while frames.next().await.is_some() {} }).await;
+    }
+}
+
+async fn join(job: &mut Option<Running>) -> Result<JobDone, JoinError> {
+    match job {
+        Some(running) => (&mut running.handle).await.and_then(|done| done),
+        None => std::future::pending().await,
+    }
+}
+
+/// Runs a job once a search slot is free, or at once when it is stopped
+/// while it waits. A stopped job must still run: only `Job::run` produces
+/// the result the session needs, and a stopped job returns at once.
+fn start_job(job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Running {
+    let searches = Arc::clone(&shared.searches);
+    let stats = Arc::clone(&shared.stats);
+    let skip_queue = CancellationToken::new();
+    let skip = skip_queue.clone();
+    let handle = tokio::spawn(async move {
+        let queued = stats.queued_job();
+        let permit = tokio::select! {
+            // Acquiring fails only if the semaphore is closed, which we never
+            // do; running without a slot beats losing the job's result.
+            permit = searches.acquire_owned() => permit.ok(),
+            _ = skip.cancelled() => None,
+        };
+        drop(queued);
+        let done = tokio::task::spawn_blocking(move || {
+            let _running = stats.running_job();
+            // A send fails only when the writer is gone; the job keeps
+            // going until its stop flag says otherwise.
+            job.run(&mut |line| {
+                let _ = out.blocking_send(line);
+            })
+        })
+        .await;
+        drop(permit);
+        done
+    });
+    Running { handle, skip_queue }
+}
+
+async fn send(out: &mpsc::Sender<String>, line: String) {
+    // Fails only when the writer is gone, which the actor learns separately.
+    let _ = out.send(line).await;
+}
+
+async fn send_all(out: &mpsc::Sender<String>, lines: Vec<String>) {
+    for line in lines {
+        send(out, line).await;
+    }
+}
+
+/// Writes lines as they come, flushing after each batch of whatever is
+/// queued. Ends when every sender is gone or the peer cannot be written to;
+/// either way it drops the receiver, which tells the senders.
+async fn write_lines<W: AsyncWrite + Unpin>(mut writer: W, mut rx: mpsc::Receiver<String>) {
+    let mut batch = Vec::new();
+    while let Some(line) = rx.recv().await {
+        batch.clear();
+        push_line(&mut batch, &line);
+        while batch.len() < 64 * 1024 {
+            match rx.try_recv() {
+                Ok(line) => push_line(&mut batch, &line),
+                Err(_) => break,
+            }
+        }
+        let write = async {
+            writer.write_all(&batch).await?;
+            writer.flush().await
+        };
+        match tokio::time::timeout(WRITE_STALL, write).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                debug!("write failed: {e}");
+                return;
+            }
+            Err(_) => {
+                warn!(
+                    "peer has not read its output for {} s; giving up on it",
+                    WRITE_STALL.as_secs()
+                );
+                return;
+            }
+        }
+    }
+    let _ = tokio::time::timeout(WRITE_STALL, writer.shutdown()).await;
+}
+
+fn push_line(batch: &mut Vec<u8>, line: &str) {
+    batch.extend_from_slice(line.as_bytes());
+    batch.push(b'\n');
+}
