@@ -121,16 +121,12 @@ where
         let mut action = None;
         match event {
             Event::Input(Some(Ok(Frame::Line(line)))) => {
-                let reply = session.handle_line(&line);
-                // An empty reply to `stop` or `quit` means "after the job":
-                // the session has raised the job's stop flag.
-                if let (Some(running), Action::Reply(lines)) = (&job, &reply) {
-                    let word = line.split_whitespace().next();
-                    if lines.is_empty() && matches!(word, Some("stop" | "quit")) {
-                        running.stopping();
-                    }
+                action = Some(session.handle_line(&line));
+                if let Some(running) = &job
+                    && session.stop_requested()
+                {
+                    running.stopping();
                 }
-                action = Some(reply);
             }
             Event::Input(Some(Ok(Frame::TooLong))) => {
                 let detail = format!("line longer than {max_line_length} bytes ignored");

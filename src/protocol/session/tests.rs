@@ -152,7 +152,9 @@ fn while_busy_stop_and_quit_answer_after_the_job() {
     assert!(
         matches!(s.handle_line("move e2e4"), Action::Reply(l) if l[0].starts_with("error busy"))
     );
-    assert!(matches!(s.handle_line("stop"), Action::Reply(l) if l.is_empty()));
+    assert!(!s.stop_requested());
+    assert!(matches!(s.handle_line("STOP"), Action::Reply(l) if l.is_empty()));
+    assert!(s.stop_requested());
     assert!(matches!(s.handle_line("quit"), Action::Reply(l) if l.is_empty()));
     let done = job.run(&mut |_| {});
     let Action::Quit(lines) = s.finish(done) else {
