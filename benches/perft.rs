@@ -2,19 +2,8 @@
 //! last ply. Criterion reports elements/s, which here are leaf nodes/s.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pawnrace::rules::{Position, RuleSet, perft};
+use pawnrace::rules::{Position, RuleSet, perft, perft_every_leaf};
 use std::hint::black_box;
-
-/// perft that makes every leaf move, for the figure without bulk counting.
-fn perft_full(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    pos.legal_moves()
-        .iter()
-        .map(|m| perft_full(&pos.play_unchecked(*m), depth - 1))
-        .sum()
-}
 
 fn bench_perft(c: &mut Criterion) {
     let start = Position::start(
@@ -31,7 +20,7 @@ fn bench_perft(c: &mut Criterion) {
             b.iter(|| perft(black_box(&start), depth))
         });
         group.bench_function(format!("full/ah/{depth}"), |b| {
-            b.iter(|| perft_full(black_box(&start), depth))
+            b.iter(|| perft_every_leaf(black_box(&start), depth))
         });
     }
     group.finish();

@@ -1,6 +1,6 @@
 //! perft against published counts and hand-made positions.
 
-use pawnrace::rules::{Position, RuleSet, perft};
+use pawnrace::rules::{Position, RuleSet, perft, perft_every_leaf};
 
 fn count(fen: &str, rules: RuleSet, depth: u32) -> u64 {
     perft(&Position::from_fen(fen, rules).unwrap(), depth)
@@ -47,5 +47,24 @@ fn mirrored_openings_count_alike() {
         let start = Position::start(RuleSet::PAWNRACE, Some(gaps.parse().unwrap())).unwrap();
         let after = start.play_unchecked(start.legal_moves()[3]);
         assert_eq!(perft(&after, 4), perft(&after.mirror(), 4), "{gaps}");
+    }
+}
+
+/// Counting every leaf gives the bulk count, also where games end on the
+/// last ply (promotions, last captures, en passant).
+#[test]
+fn every_leaf_counting_agrees_with_bulk() {
+    let cases = [
+        ("8/ppppppp1/8/8/8/8/1PPPPPPP/8 w -", RuleSet::PAWNRACE, 5),
+        ("8/8/8/3pP3/8/8/8/8 w d6", RuleSet::PAWNRACE, 3),
+        ("8/4P1p1/8/8/8/8/p4P2/8 w -", RuleSet::PAWNRACE, 4),
+        ("8/1p6/2P5/8/8/8/8/8 b -", RuleSet::PAWNRACE, 2),
+        ("pppp/4/4/PPPP w -", RuleSet::MINI4, 9),
+    ];
+    for (fen, rules, depth) in cases {
+        let pos = Position::from_fen(fen, rules).unwrap();
+        for d in 0..=depth {
+            assert_eq!(perft_every_leaf(&pos, d), perft(&pos, d), "{fen} depth {d}");
+        }
     }
 }

@@ -17,7 +17,7 @@ pub use movegen::Targets;
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use notation::{MoveError, parse_move, san};
 pub use outcome::{Outcome, Reason};
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_every_leaf};
 pub use position::{Position, PositionError};
 pub use ruleset::{Gaps, NoMoves, RuleSet, RuleSetError, Variant};
 pub use square::{Bitboard, Color, ParseSquareError, Square};

@@ -14,6 +14,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Leaf count at `depth` plies, counting the last ply in bulk.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    perft_counting::<true>(pos, depth)
+}
+
+/// The same count, making every last-ply move instead of counting the last
+/// ply in bulk: the figure that measures making moves, for benchmarks.
+pub fn perft_every_leaf(pos: &Position, depth: u32) -> u64 {
+    perft_counting::<false>(pos, depth)
+}
+
+fn perft_counting<const BULK: bool>(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -25,8 +35,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     let black = pos.pawns(Color::Black).0;
     let ep = pos.en_passant().map_or(0, |sq| sq.bb().0);
     match pos.side_to_move() {
-        Color::White => count::<White>(&masks, white, black, ep, depth),
-        Color::Black => count::<Black>(&masks, black, white, ep, depth),
+        Color::White => count::<White, BULK>(&masks, white, black, ep, depth),
+        Color::Black => count::<Black, BULK>(&masks, black, white, ep, depth),
     }
 }
 
@@ -155,24 +165,33 @@ fn bits(mut b: u64) -> impl Iterator<Item = u64> {
 }
 
 /// Leaves below a live position (`us` to move, neither side has won yet).
-/// Moves that end the game lead to positions with no continuation, so below
-/// depth 1 they add nothing and are skipped before recursing.
-fn count<S: Side>(m: &Masks, us: u64, them: u64, ep: u64, depth: u32) -> u64 {
+/// Moves that end the game lead to positions with no continuation, so above
+/// the last ply they add nothing and are skipped before recursing. With
+/// `BULK` the last ply is counted from the target sets; without it every
+/// leaf is made and reached.
+fn count<S: Side, const BULK: bool>(m: &Masks, us: u64, them: u64, ep: u64, depth: u32) -> u64 {
+    if !BULK && depth == 0 {
+        // Keeps the made position alive, or the compiler would drop the
+        // making and this would be bulk counting in disguise.
+        std::hint::black_box((us, them, ep));
+        return 1;
+    }
     let empty = m.board & !(us | them);
     let single = S::up(us) & empty;
     let double = S::up(single & m.double_from[S::INDEX]) & empty;
     let targets = them | ep;
     let left = S::up_left(us) & targets;
     let right = S::up_right(us) & targets;
-    if depth == 1 {
+    if BULK && depth == 1 {
         return (single.count_ones() + double.count_ones() + left.count_ones() + right.count_ones())
             as u64;
     }
-    let goal = m.goal[S::INDEX];
     let next = depth - 1;
+    // On the last ply a game-ending move is a leaf like any other.
+    let goal = if next == 0 { 0 } else { m.goal[S::INDEX] };
     let mut total = 0;
     for to in bits(single & !goal) {
-        total += count::<S::Other>(m, them, us ^ to ^ S::down(to), 0, next);
+        total += count::<S::Other, BULK>(m, them, us ^ to ^ S::down(to), 0, next);
     }
     for to in bits(double) {
         let from = S::down(S::down(to));
@@ -184,7 +203,7 @@ fn count<S: Side>(m: &Masks, us: u64, them: u64, ep: u64, depth: u32) -> u64 {
         } else {
             0
         };
-        total += count::<S::Other>(m, them, us ^ to ^ from, child_ep, next);
+        total += count::<S::Other, BULK>(m, them, us ^ to ^ from, child_ep, next);
     }
     // A capture towards the a-file came from one file to the right, and the
     // other way round; an en passant victim stands just behind `to`.
@@ -198,8 +217,8 @@ fn count<S: Side>(m: &Masks, us: u64, them: u64, ep: u64, depth: u32) -> u64 {
             };
             let victim = if to & them != 0 { to } else { behind };
             let them_after = them ^ victim;
-            if them_after != 0 {
-                total += count::<S::Other>(m, them_after, us ^ to ^ from, 0, next);
+            if them_after != 0 || next == 0 {
+                total += count::<S::Other, BULK>(m, them_after, us ^ to ^ from, 0, next);
             }
         }
     }
