@@ -1,6 +1,7 @@
 //! `pawnrace`: the protocol on stdin/stdout, or `pawnrace serve` over TCP.
 
 use clap::{Args, Parser, Subcommand};
+use pawnrace::engine::bench;
 use pawnrace::protocol::SessionOptions;
 use pawnrace::server::{self, ServerConfig};
 use std::net::SocketAddr;
@@ -25,6 +26,9 @@ struct Cli {
 enum Command {
     /// Serve the protocol over TCP, one session per connection.
     Serve(ServeArgs),
+    /// Search a fixed set of positions to a fixed depth and report the node
+    /// total (a signature of the search) and the speed.
+    Bench(BenchArgs),
 }
 
 /// Settings of every session, whatever carries it.
@@ -60,8 +64,18 @@ struct ServeArgs {
     grace: u64,
 }
 
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Depth to search every position to.
+    #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+    depth: u32,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::Bench(args)) = &cli.command {
+        return run_bench(args.depth, cli.common.hash);
+    }
     init_tracing(cli.command.is_some());
     let mut config = ServerConfig {
         max_line_length: cli.common.max_line_length,
@@ -89,6 +103,7 @@ fn main() -> ExitCode {
             runtime.block_on(server::stdio::run(config, server::shutdown_signal()));
             ExitCode::SUCCESS
         }
+        Some(Command::Bench(_)) => unreachable!("bench runs before the runtime starts"),
         Some(Command::Serve(args)) => {
             config.max_connections = args.max_connections;
             config.idle_timeout = Some(Duration::from_secs(args.idle_timeout));
@@ -137,4 +152,36 @@ fn init_tracing(serving: bool) {
         .with_ansi(ansi)
         .with_env_filter(filter)
         .init();
+}
+
+/// `pawnrace bench`: one line per position, then the totals.
+fn run_bench(depth: u32, hash_mib: usize) -> ExitCode {
+    let mut index = 0;
+    let report = bench::run(depth, hash_mib, &mut |pos, result| {
+        index += 1;
+        let best = result.best.map_or("(none)".to_string(), |m| m.to_string());
+        println!(
+            "position {index} {} {} bestmove {best} score {} nodes {}",
+            pos.rules(),
+            pos.fen(),
+            result.score,
+            result.nodes
+        );
+    });
+    match report {
+        Ok(r) => {
+            println!(
+                "positions {} depth {depth} nodes {} time {} nps {}",
+                r.positions,
+                r.nodes,
+                r.time_ms,
+                r.nps()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pawnrace: a benchmark position is invalid: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! Pure and synchronous; a search ends when its limits are reached or its
 //! stop flag is raised.
 
+pub mod bench;
 mod eval;
 mod search;
 mod time;
