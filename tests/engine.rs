@@ -41,6 +41,26 @@ fn search(engine: &mut Engine, pos: &Position, limits: &Limits) -> SearchResult 
     engine.search(pos, limits, &AtomicBool::new(false), &mut |_| {})
 }
 
+/// An infinite search whose stop flag another thread raises after `delay`.
+fn infinite_search_stopped_after(
+    engine: &mut Engine,
+    pos: &Position,
+    delay: Duration,
+) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(delay);
+            stop.store(true, Ordering::Relaxed);
+        });
+        engine.search(pos, &limits, &stop, &mut |_| {})
+    })
+}
+
 fn random_start(rng: &mut Rng) -> Position {
     let gaps = Gaps {
         white: rng.below(8) as u8,
@@ -133,23 +153,8 @@ fn a_raised_stop_flag_returns_promptly_with_a_legal_move() {
     assert!(pos.is_legal(r.best.unwrap()));
 
     // Raised from another thread during an infinite search.
-    let stop = AtomicBool::new(false);
     let started = Instant::now();
-    let r = std::thread::scope(|s| {
-        s.spawn(|| {
-            std::thread::sleep(Duration::from_millis(100));
-            stop.store(true, Ordering::Relaxed);
-        });
-        e.search(
-            &pos,
-            &Limits {
-                infinite: true,
-                ..Limits::default()
-            },
-            &stop,
-            &mut |_| {},
-        )
-    });
+    let r = infinite_search_stopped_after(&mut e, &pos, Duration::from_millis(100));
     assert!(
         started.elapsed() < Duration::from_millis(1_000),
         "{:?}",
@@ -162,23 +167,8 @@ fn a_raised_stop_flag_returns_promptly_with_a_legal_move() {
 fn infinite_waits_for_stop_even_after_a_proof() {
     let pos = fen("8/4P3/8/8/8/8/p7/8 w -");
     let mut e = Engine::new(1);
-    let stop = AtomicBool::new(false);
     let started = Instant::now();
-    let r = std::thread::scope(|s| {
-        s.spawn(|| {
-            std::thread::sleep(Duration::from_millis(50));
-            stop.store(true, Ordering::Relaxed);
-        });
-        e.search(
-            &pos,
-            &Limits {
-                infinite: true,
-                ..Limits::default()
-            },
-            &stop,
-            &mut |_| {},
-        )
-    });
+    let r = infinite_search_stopped_after(&mut e, &pos, Duration::from_millis(50));
     assert!(started.elapsed() >= Duration::from_millis(50));
     assert_eq!(r.best, Some(mv("e7e8")));
 }
