@@ -9,7 +9,7 @@ mod time;
 mod tt;
 
 pub use search::Engine;
-pub use time::Limits;
+pub use time::{DEFAULT_MOVE_OVERHEAD_MS, Limits};
 
 use crate::rules::Move;
 use std::fmt;

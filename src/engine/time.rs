@@ -1,8 +1,9 @@
 //! Search limits and how much time a move may take.
 
-/// The limits of one search, as `go` gives them. Clock values may be
-/// negative (a late GUI); they count as zero.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The limits of one search, as `go` gives them, and the time to keep back
+/// for the reply to travel. Clock values may be negative (a late GUI); they
+/// count as zero.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -14,16 +15,35 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until stopped; never end on its own.
     pub infinite: bool,
+    /// Kept back from every time limit (the UCI `Move Overhead`), so that
+    /// the move still arrives in time after the reply travels and the
+    /// process is scheduled.
+    pub move_overhead_ms: u64,
+}
+
+/// The `Move Overhead` a session starts with.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime_ms: None,
+            wtime_ms: None,
+            btime_ms: None,
+            winc_ms: None,
+            binc_ms: None,
+            movestogo: None,
+            infinite: false,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+        }
+    }
 }
 
 use crate::rules::Color;
 use std::time::Instant;
 
-/// Kept back from a clock so that the move still arrives in time after the
-/// reply travels and the process is scheduled.
-const OVERHEAD_MS: u64 = 30;
-/// Kept back from a fixed move time.
-const MOVETIME_MARGIN_MS: u64 = 5;
 /// Moves a clock is assumed to have to last when `movestogo` is not given;
 /// pawn races rarely last longer.
 const DEFAULT_MOVES_TO_GO: u64 = 20;
@@ -62,7 +82,7 @@ impl Budget {
             };
         }
         if let Some(ms) = limits.movetime_ms {
-            let hard = ms.saturating_sub(MOVETIME_MARGIN_MS.min(ms / 10)).max(1);
+            let hard = ms.saturating_sub(limits.move_overhead_ms).max(1);
             return Budget {
                 hard_ms: Some(hard),
                 soft_ms: None,
@@ -86,7 +106,7 @@ impl Budget {
         let planned = remaining / moves_to_go + inc / 2;
         // Never plan on more than most of what is left after the overhead,
         // whatever the increment or moves-to-go say.
-        let cap = remaining.saturating_sub(OVERHEAD_MS) * 3 / 4;
+        let cap = remaining.saturating_sub(limits.move_overhead_ms) * 3 / 4;
         let hard = planned.min(cap).max(1);
         Budget {
             hard_ms: Some(hard),
@@ -131,23 +151,23 @@ mod tests {
     }
 
     #[test]
-    fn movetime_keeps_a_small_margin() {
-        let b = Budget::for_search(
-            &Limits {
-                movetime_ms: Some(1000),
+    fn movetime_keeps_the_move_overhead() {
+        let with = |ms, overhead| {
+            let limits = Limits {
+                movetime_ms: Some(ms),
+                move_overhead_ms: overhead,
                 ..Limits::default()
-            },
-            Color::Black,
+            };
+            Budget::for_search(&limits, Color::Black).hard_ms
+        };
+        assert_eq!(
+            with(1000, DEFAULT_MOVE_OVERHEAD_MS),
+            Some(1000 - DEFAULT_MOVE_OVERHEAD_MS)
         );
-        assert_eq!(b.hard_ms, Some(995));
-        let b = Budget::for_search(
-            &Limits {
-                movetime_ms: Some(0),
-                ..Limits::default()
-            },
-            Color::Black,
-        );
-        assert_eq!(b.hard_ms, Some(1));
+        assert_eq!(with(1000, 0), Some(1000));
+        assert_eq!(with(5000, 200), Some(4800));
+        assert_eq!(with(0, 30), Some(1));
+        assert_eq!(with(20, 30), Some(1));
     }
 
     #[test]

@@ -13,11 +13,15 @@ pub use job::{Job, JobDone};
 
 use super::command::{Command, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
-use crate::engine::{Engine, Limits, SearchResult};
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult};
+
 use crate::rules::{Game, Position, RuleSet, Variant};
 use game::file_order;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The most time `Move Overhead` may keep back, ms.
+const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
 /// Settings a server gives every session it starts.
 #[derive(Clone, Debug)]
@@ -67,6 +71,7 @@ struct Running {
 pub struct Session {
     options: SessionOptions,
     hash_mib: usize,
+    move_overhead_ms: u64,
     state: State,
     /// Made on first use, so that idle sessions hold no table; away while a
     /// job has it.
@@ -87,6 +92,7 @@ impl Session {
     pub fn new(options: SessionOptions) -> Session {
         Session {
             hash_mib: options.hash_mib,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             options,
             state: State::AwaitingGaps(RuleSet::PAWNRACE),
             engine: None,
@@ -283,32 +289,42 @@ impl Session {
                 "option name Hash type spin default {} min 1 max {}",
                 self.options.hash_mib, self.options.max_hash_mib
             ),
+            format!(
+                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
             "uciok".into(),
         ]
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Reply {
-        if !name.eq_ignore_ascii_case("hash") {
-            return Err(fail(
+        let number = |min: u64, max: u64, unit: &str| {
+            value
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| {
+                    fail(
+                        ErrorCode::BadArgument,
+                        format!("{name} takes {unit} from {min} to {max}"),
+                    )
+                })
+        };
+        if name.eq_ignore_ascii_case("hash") {
+            let mib = number(1, self.options.max_hash_mib as u64, "MiB")? as usize;
+            self.hash_mib = mib;
+            if let Some(engine) = &mut self.engine {
+                engine.set_hash(mib);
+            }
+            Ok(vec![format!("ok setoption Hash {mib}")])
+        } else if name.eq_ignore_ascii_case("move overhead") {
+            let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
+            self.move_overhead_ms = ms;
+            Ok(vec![format!("ok setoption Move Overhead {ms}")])
+        } else {
+            Err(fail(
                 ErrorCode::BadArgument,
-                format!("unknown option '{name}' (known: Hash)"),
-            ));
+                format!("unknown option '{name}' (known: Hash, Move Overhead)"),
+            ))
         }
-        let max = self.options.max_hash_mib;
-        let mib = value
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|m| (1..=max).contains(m))
-            .ok_or_else(|| {
-                fail(
-                    ErrorCode::BadArgument,
-                    format!("Hash takes MiB from 1 to {max}"),
-                )
-            })?;
-        self.hash_mib = mib;
-        if let Some(engine) = &mut self.engine {
-            engine.set_hash(mib);
-        }
-        Ok(vec![format!("ok setoption Hash {mib}")])
     }
 
     fn new_game(&mut self, variant: Variant) -> Vec<String> {
@@ -326,7 +342,8 @@ impl Session {
         }
     }
 
-    fn go(&mut self, limits: Limits) -> Action {
+    fn go(&mut self, mut limits: Limits) -> Action {
+        limits.move_overhead_ms = self.move_overhead_ms;
         match &self.state {
             State::AwaitingGaps(rules) => {
                 let rules = *rules;

@@ -220,9 +220,21 @@ fn options() {
             "setoption name hash value 32",
             "setoption name Hash value 0",
             "setoption name Ponder value true",
+            "setoption name move overhead value 100",
+            "setoption name Move Overhead value -1",
+            "setoption name Move Overhead",
         ],
     );
     assert_eq!(out[0], "ok setoption Hash 32");
-    assert!(out[1].starts_with("error bad-argument Hash takes MiB"));
-    assert!(out[2].starts_with("error bad-argument unknown option"));
+    assert_eq!(out[1], "error bad-argument Hash takes MiB from 1 to 1024");
+    assert_eq!(
+        out[2],
+        "error bad-argument unknown option 'Ponder' (known: Hash, Move Overhead)"
+    );
+    assert_eq!(out[3], "ok setoption Move Overhead 100");
+    assert_eq!(
+        out[4],
+        "error bad-argument Move Overhead takes milliseconds from 0 to 5000"
+    );
+    assert_eq!(out[5], out[4]);
 }
