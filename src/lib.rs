@@ -1,8 +1,12 @@
 //! pawnrace: a Pawn Race engine and line-protocol server.
 //!
 //! Dependencies flow one way: `server` -> `protocol` -> `engine` -> `rules`.
+//! The classic problems' front ends sit beside them: `problems` -> `chess`
+//! (a full-chess model with pieces as data) -> `rules` (for colours only).
 
+pub mod chess;
 pub mod engine;
+pub mod problems;
 pub mod protocol;
 pub mod rules;
 pub mod server;

@@ -2,8 +2,10 @@
 
 use clap::{Args, Parser, Subcommand};
 use pawnrace::engine::bench;
+use pawnrace::problems;
 use pawnrace::protocol::SessionOptions;
 use pawnrace::server::{self, ServerConfig};
+use std::io::{self, Stderr, StdinLock, StdoutLock};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -29,6 +31,10 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth and report the node
     /// total (a signature of the search) and the speed.
     Bench(BenchArgs),
+    /// Full-chess move validator: `e2 e4` lines on stdin, boards on stdout.
+    ChessValidator,
+    /// Pawn move validator: games on stdin, first incorrect move per game.
+    PawnValidator,
 }
 
 /// Settings of every session, whatever carries it.
@@ -73,8 +79,11 @@ struct BenchArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(Command::Bench(args)) = &cli.command {
-        return run_bench(args.depth, cli.common.hash);
+    match &cli.command {
+        Some(Command::Bench(args)) => return run_bench(args.depth, cli.common.hash),
+        Some(Command::ChessValidator) => return run_problem(problems::chess_validator::run),
+        Some(Command::PawnValidator) => return run_problem(problems::pawn_validator::run),
+        _ => {}
     }
     init_tracing(cli.command.is_some());
     let mut config = ServerConfig {
@@ -103,7 +112,9 @@ fn main() -> ExitCode {
             runtime.block_on(server::stdio::run(config, server::shutdown_signal()));
             ExitCode::SUCCESS
         }
-        Some(Command::Bench(_)) => unreachable!("bench runs before the runtime starts"),
+        Some(Command::Bench(_) | Command::ChessValidator | Command::PawnValidator) => {
+            unreachable!("these run before the runtime starts")
+        }
         Some(Command::Serve(args)) => {
             config.max_connections = args.max_connections;
             config.idle_timeout = Some(Duration::from_secs(args.idle_timeout));
@@ -181,6 +192,20 @@ fn run_bench(depth: u32, hash_mib: usize) -> ExitCode {
         }
         Err(e) => {
             eprintln!("pawnrace: a benchmark position is invalid: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A problem's front end on the standard streams. Bad input is answered and
+/// explained by the problem itself; only a stream that fails ends it early.
+fn run_problem(
+    run: fn(StdinLock<'static>, StdoutLock<'static>, Stderr) -> io::Result<()>,
+) -> ExitCode {
+    match run(io::stdin().lock(), io::stdout().lock(), io::stderr()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pawnrace: {e}");
             ExitCode::FAILURE
         }
     }
