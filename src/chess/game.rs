@@ -51,6 +51,13 @@ impl Game {
         }
     }
 
+    /// The same game with `side` to move: for positions set up by hand,
+    /// where black may be the one to move.
+    pub fn with_side_to_move(mut self, side: Color) -> Game {
+        self.side = side;
+        self
+    }
+
     /// Standard chess as the chess validator plays it.
     pub fn chess() -> Game {
         Game::new(Variant::chess())
