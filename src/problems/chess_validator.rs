@@ -1,7 +1,7 @@
 //! S1, the chess validator (workat.tech "Design Chess Validator").
 //!
 //! Input: one move per line, `e2 e4` (`e2e4` is read too), until a line
-//! `exit` or the end of the input. Output, exactly as the statement's judge
+//! `exit` (in any case) or the end of the input. Output, exactly as the statement's judge
 //! expects: the start board and a blank line; after every valid move the
 //! board and a blank line; `Invalid Move` alone for every invalid move, after
 //! which the same side moves again.
