@@ -17,7 +17,7 @@ pub enum Command {
     Uci,
     IsReady,
     SetOption { name: String, value: Option<String> },
-    NewGame(Variant),
+    NewGame(GameKind),
     Gaps(Gaps),
     Position { setup: Setup, moves: Vec<String> },
     Move(String),
@@ -30,6 +30,26 @@ pub enum Command {
     Perft(u32),
     Help,
     Quit,
+}
+
+/// The games `newgame` starts: a pawn game the engine plays, or the chess
+/// validator's full chess, which has no engine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    Pawn(Variant),
+    Chess,
+}
+
+impl std::str::FromStr for GameKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<GameKind, String> {
+        if s.eq_ignore_ascii_case("chess") {
+            return Ok(GameKind::Chess);
+        }
+        s.parse()
+            .map(GameKind::Pawn)
+            .map_err(|_| format!("unknown game '{s}' (known: pawnrace, mini4, chess)"))
+    }
 }
 
 /// Where `position` starts from.
@@ -62,8 +82,8 @@ pub const HELP: &[(&str, &str)] = &[
         "set an option (Hash in MiB)",
     ),
     (
-        "newgame [pawnrace|mini4]",
-        "start a new game (Pawn Race waits for gaps)",
+        "newgame [pawnrace|mini4|chess]",
+        "start a new game (Pawn Race waits for gaps; chess has no engine)",
     ),
     (
         "gaps <XY>",
@@ -128,9 +148,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "quit" | "exit" => simple(Command::Quit),
         "setoption" => parse_setoption(&args),
         "newgame" | "ucinewgame" => match args.as_slice() {
-            [] => Ok(Command::NewGame(Variant::PawnRace)),
+            [] => Ok(Command::NewGame(GameKind::Pawn(Variant::PawnRace))),
             [name] => name.parse().map(Command::NewGame).map_err(bad),
-            _ => Err(bad("newgame takes at most one variant name")),
+            _ => Err(bad("newgame takes at most one game name")),
         },
         "gaps" => match args.as_slice() {
             [g] => g.parse().map(Command::Gaps).map_err(bad),
@@ -386,7 +406,11 @@ mod tests {
             }
         );
         assert_eq!(err("setoption Hash 64").code, ErrorCode::BadArgument);
-        assert_eq!(ok("newgame MINI4"), Command::NewGame(Variant::Mini4));
+        assert_eq!(
+            ok("newgame MINI4"),
+            Command::NewGame(GameKind::Pawn(Variant::Mini4))
+        );
+        assert_eq!(ok("newgame Chess"), Command::NewGame(GameKind::Chess));
         assert_eq!(err("newgame chess960").code, ErrorCode::BadArgument);
         assert_eq!(ok("perft 3"), Command::Perft(3));
         assert_eq!(err("perft 99").code, ErrorCode::BadArgument);

@@ -17,6 +17,7 @@ pub enum ErrorCode {
     IdleTimeout,
     Shutdown,
     Interrupted,
+    Unsupported,
 }
 
 impl ErrorCode {
@@ -34,6 +35,7 @@ impl ErrorCode {
             ErrorCode::IdleTimeout => "idle-timeout",
             ErrorCode::Shutdown => "shutdown",
             ErrorCode::Interrupted => "interrupted",
+            ErrorCode::Unsupported => "unsupported",
         }
     }
 }

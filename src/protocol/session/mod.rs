@@ -5,17 +5,18 @@
 //! session still answers, and a `stop` or `quit` gets its reply after the
 //! job's, so that the order of final lines never depends on timing.
 
+mod chess;
 mod game;
 mod job;
 
 use job::{Finished, Work};
 pub use job::{Job, JobDone};
 
-use super::command::{Command, HELP, ParseError, parse};
+use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
 use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult};
 
-use crate::rules::{Game, Position, RuleSet, Variant};
+use crate::rules::{Game, Position, RuleSet};
 use game::file_order;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,6 +60,9 @@ enum State {
     /// A rule set with gaps, before black has chosen them.
     AwaitingGaps(RuleSet),
     Playing(Game),
+    /// The chess validator's game: every position so far, the current last,
+    /// so that `undo` can step back.
+    Chess(Vec<crate::chess::Game>),
 }
 
 /// A job that is out, and the replies that wait for it.
@@ -131,6 +135,9 @@ impl Session {
         };
         if let Some(action) = self.while_busy(&command) {
             return action;
+        }
+        if let Some(reply) = self.chess_command(&command) {
+            return Action::Reply(reply.unwrap_or_else(|e| vec![error(e.code, e.detail)]));
         }
         let reply = match command {
             Command::Uci => Ok(self.uci()),
@@ -258,25 +265,24 @@ impl Session {
     fn game(&self) -> Result<&Game, ParseError> {
         match &self.state {
             State::Playing(g) => Ok(g),
-            State::AwaitingGaps(_) => Err(fail(
-                ErrorCode::WrongState,
-                "no position yet: black chooses the gaps first (gaps AH), or go lets the engine choose",
-            )),
+            _ => Err(no_position()),
         }
     }
 
     fn game_mut(&mut self) -> Result<&mut Game, ParseError> {
-        self.game()?;
         match &mut self.state {
             State::Playing(g) => Ok(g),
-            State::AwaitingGaps(_) => unreachable!("checked by game()"),
+            _ => Err(no_position()),
         }
     }
 
+    /// The pawn rules in force. In chess no pawn-game command gets this far
+    /// (`chess_command` answers them all), so any answer would do.
     fn rules(&self) -> RuleSet {
         match &self.state {
             State::AwaitingGaps(r) => *r,
             State::Playing(g) => *g.rules(),
+            State::Chess(_) => RuleSet::PAWNRACE,
         }
     }
 
@@ -327,18 +333,25 @@ impl Session {
         }
     }
 
-    fn new_game(&mut self, variant: Variant) -> Vec<String> {
+    fn new_game(&mut self, kind: GameKind) -> Vec<String> {
         if let Some(engine) = &mut self.engine {
             engine.new_game();
         }
+        let variant = match kind {
+            GameKind::Chess => {
+                self.state = State::Chess(vec![crate::chess::Game::chess()]);
+                return vec!["ok newgame chess".into()];
+            }
+            GameKind::Pawn(variant) => variant,
+        };
         let rules = variant.rules();
         self.state = match Position::start(rules, None) {
             Ok(start) => State::Playing(Game::new(start, None)),
             Err(_) => State::AwaitingGaps(rules),
         };
         match self.state {
-            State::AwaitingGaps(_) => vec![format!("ok newgame {variant} awaiting gaps")],
             State::Playing(_) => vec![format!("ok newgame {variant}")],
+            _ => vec![format!("ok newgame {variant} awaiting gaps")],
         }
     }
 
@@ -354,6 +367,10 @@ impl Session {
                     limits,
                 })
             }
+            State::Chess(_) => Action::Reply(vec![error(
+                ErrorCode::Unsupported,
+                "the engine plays pawn games only",
+            )]),
             State::Playing(game) if game.outcome().is_some() => {
                 Action::Reply(vec!["bestmove (none)".into()])
             }
@@ -392,6 +409,13 @@ impl Session {
             None => vec!["bestmove (none)".into()],
         }
     }
+}
+
+fn no_position() -> ParseError {
+    fail(
+        ErrorCode::WrongState,
+        "no position yet: black chooses the gaps first (gaps AH), or go lets the engine choose",
+    )
 }
 
 fn help() -> Vec<String> {

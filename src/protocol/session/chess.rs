@@ -1,0 +1,98 @@
+//! The chess validator's game in a session (`newgame chess`): `move`,
+//! `moves`, `board` in the validator's format, `undo` and `position
+//! startpos`. Full chess has no engine here, so the engine's commands get a
+//! clear `unsupported`.
+
+use super::{Reply, Session, State, fail};
+use crate::chess::{Game, PlayError};
+use crate::protocol::command::{Command, Setup};
+use crate::protocol::reply::ErrorCode;
+
+impl Session {
+    /// Answers the game commands while the session plays chess; `None` for
+    /// every other command, and for every command of a pawn game.
+    pub(super) fn chess_command(&mut self, command: &Command) -> Option<Reply> {
+        let State::Chess(history) = &mut self.state else {
+            return None;
+        };
+        Some(match command {
+            Command::Move(text) => {
+                let mut game = current(history).clone();
+                play(&mut game, text).map(|m| {
+                    history.push(game);
+                    vec![format!("ok move {m}")]
+                })
+            }
+            Command::Undo => {
+                if history.len() > 1 {
+                    history.pop();
+                    Ok(vec!["ok undo".into()])
+                } else {
+                    Err(fail(ErrorCode::WrongState, "no move to take back"))
+                }
+            }
+            Command::Moves => {
+                let moves = current(history).valid_moves();
+                let mut lines: Vec<String> = moves.iter().map(|m| format!("move {m}")).collect();
+                lines.push(format!("ok moves {}", moves.len()));
+                Ok(lines)
+            }
+            Command::Board => {
+                let game = current(history);
+                let mut lines: Vec<String> = game.render().lines().map(str::to_string).collect();
+                lines.push("variant chess".into());
+                lines.push(format!("side {}", game.side_to_move()));
+                lines.push("ok board".into());
+                Ok(lines)
+            }
+            Command::Position {
+                setup: Setup::StartPos(None),
+                moves,
+            } => {
+                let mut game = Game::chess();
+                let played: Result<Vec<_>, _> = moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, text)| {
+                        play(&mut game, text).map(|_| game.clone()).map_err(|e| {
+                            fail(e.code, format!("move {} ({text}): {}", i + 1, e.detail))
+                        })
+                    })
+                    .collect();
+                played.map(|positions| {
+                    *history = std::iter::once(Game::chess()).chain(positions).collect();
+                    vec!["ok position startpos chess".into()]
+                })
+            }
+            Command::Go(_) | Command::Perft(_) => Err(fail(
+                ErrorCode::Unsupported,
+                "the engine plays pawn games only; in chess use move, moves, board and undo",
+            )),
+            Command::Gaps(_) | Command::Fen | Command::Position { .. } => Err(fail(
+                ErrorCode::Unsupported,
+                "chess has no gaps or position text here; position startpos [moves ...] sets it up",
+            )),
+            _ => return None,
+        })
+    }
+}
+
+fn current(history: &[Game]) -> &Game {
+    history
+        .last()
+        .expect("a chess session always holds its start")
+}
+
+/// Plays a move given as text, with the protocol's error codes.
+fn play(
+    game: &mut Game,
+    text: &str,
+) -> Result<crate::chess::Move, crate::protocol::command::ParseError> {
+    game.play_text(text).map_err(|e| match e {
+        PlayError::Parse(_) => fail(
+            ErrorCode::BadArgument,
+            format!("'{text}' is not a move (e2e4 or e2 e4)"),
+        ),
+        PlayError::Invalid(..) => fail(ErrorCode::IllegalMove, e.to_string()),
+    })
+}
