@@ -4,10 +4,12 @@
 
 mod eval;
 mod search;
+mod solver;
 mod time;
 mod tt;
 
 pub use search::Engine;
+pub use solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Solver, Value};
 pub use time::Limits;
 
 use crate::rules::Move;
