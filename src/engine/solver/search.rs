@@ -8,8 +8,8 @@
 use super::race;
 use super::table::Table;
 use super::{MATE, SolveLimits, SolvePhase, SolveProgress};
-use crate::engine::eval::threatens_win;
-use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position};
+use crate::engine::eval::{EVAL_LIMIT, evaluate, threatens_win};
+use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -164,16 +164,65 @@ impl Ctx<'_> {
         let beta = beta.min(hi);
 
         let nodes_before = self.nodes;
-        let mut moves = [Move::new(
-            crate::rules::Square::new(0, 0),
-            crate::rules::Square::new(0, 0),
-        ); MAX_MOVES];
-        let n = self.order(pos, tt_move, &mut moves);
+        let mut moves = Moves::new();
+        let list = pos.legal_moves();
+        for &m in list.iter() {
+            let key = pos.play_unchecked(m).hash();
+            self.table.prefetch(key);
+            moves.push(m, key);
+        }
         let hist = history_row(us);
+        // What the table knows of the children: a cut-off without searching
+        // (enhanced transposition cut-off), moves that cannot raise alpha, and
+        // the order of the rest.
         let mut best = -MATE - 1;
         let mut best_move = None;
-        let mut a = alpha;
-        for &m in &moves[..n] {
+        for i in 0..moves.len {
+            let m = moves.mv[i];
+            let child = pos.play_unchecked(m);
+            let (mut child_lo, mut child_hi) = (-MATE, MATE);
+            if threatens_win(&child, !us) {
+                child_lo = MATE - 1;
+                child_hi = MATE - 1;
+            } else if let Some(hit) = self.table.probe(moves.key[i]) {
+                child_lo = hit.lo;
+                child_hi = hit.hi;
+            }
+            let surely = up(child_hi);
+            if surely > best {
+                best = surely;
+                best_move = Some(m);
+                if surely >= beta {
+                    self.table.store(key, surely, hi, best_move, 0);
+                    return surely;
+                }
+            }
+            let at_most = up(child_lo);
+            moves.cap[i] = at_most;
+            moves.order[i] = if child_hi < 0 {
+                // A proven win: the shortest first.
+                3 << 28 | (surely + MATE) as u32
+            } else if child_lo > 0 {
+                at_most.clamp(0, 1 << 27) as u32
+            } else {
+                let eval = (EVAL_LIMIT - evaluate(&child)) as u32;
+                let h = self.history[hist + m.from.index()][m.to.index()].min(1 << 16);
+                let tt = if Some(m) == tt_move { 1 << 27 } else { 0 };
+                1 << 28 | tt | eval << 8 | h >> 8
+            };
+        }
+        moves.sort();
+        let mut a = alpha.max(best);
+        for i in 0..moves.len {
+            let m = moves.mv[i];
+            // The table already caps this move at or below alpha.
+            if moves.cap[i] <= a {
+                if moves.cap[i] > best {
+                    best = moves.cap[i];
+                    best_move = Some(m);
+                }
+                continue;
+            }
             let child = pos.play_unchecked(m);
             // No win in one here, so no child is decided.
             let v = up(self.search(&child, down(beta), down(a)));
@@ -204,41 +253,57 @@ impl Ctx<'_> {
         self.table.store(key, new_lo, new_hi, best_move, work);
         best
     }
-
-    /// The moves of `pos` into `out`, most promising first: the table's move,
-    /// captures, then by history.
-    fn order(&self, pos: &Position, tt_move: Option<Move>, out: &mut [Move; MAX_MOVES]) -> usize {
-        let list = pos.legal_moves();
-        let hist = history_row(pos.side_to_move());
-        let mut keys = [0u32; MAX_MOVES];
-        let n = list.len();
-        for (i, &m) in list.iter().enumerate() {
-            out[i] = m;
-            keys[i] = if Some(m) == tt_move {
-                u32::MAX
-            } else {
-                let base = self.history[hist + m.from.index()][m.to.index()].min(1 << 28);
-                if m.is_capture() { base | 1 << 29 } else { base }
-            };
-        }
-        // Insertion sort: a handful of moves.
-        for i in 1..n {
-            let (m, k) = (out[i], keys[i]);
-            let mut j = i;
-            while j > 0 && keys[j - 1] < k {
-                out[j] = out[j - 1];
-                keys[j] = keys[j - 1];
-                j -= 1;
-            }
-            out[j] = m;
-            keys[j] = k;
-        }
-        n
-    }
 }
 
 fn history_row(c: Color) -> usize {
     c.index() * 64
+}
+
+/// A node's moves with their children's keys, table caps and order keys.
+struct Moves {
+    mv: [Move; MAX_MOVES],
+    key: [u64; MAX_MOVES],
+    cap: [i32; MAX_MOVES],
+    order: [u32; MAX_MOVES],
+    len: usize,
+}
+
+impl Moves {
+    fn new() -> Moves {
+        let nothing = Move::new(Square::new(0, 0), Square::new(0, 0));
+        Moves {
+            mv: [nothing; MAX_MOVES],
+            key: [0; MAX_MOVES],
+            cap: [0; MAX_MOVES],
+            order: [0; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, m: Move, key: u64) {
+        self.mv[self.len] = m;
+        self.key[self.len] = key;
+        self.len += 1;
+    }
+
+    /// Highest order key first; insertion sort over a handful of moves.
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let (m, k, c, o) = (self.mv[i], self.key[i], self.cap[i], self.order[i]);
+            let mut j = i;
+            while j > 0 && self.order[j - 1] < o {
+                self.mv[j] = self.mv[j - 1];
+                self.key[j] = self.key[j - 1];
+                self.cap[j] = self.cap[j - 1];
+                self.order[j] = self.order[j - 1];
+                j -= 1;
+            }
+            self.mv[j] = m;
+            self.key[j] = k;
+            self.cap[j] = c;
+            self.order[j] = o;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -63,8 +63,10 @@ impl Table {
     pub fn new(mib: usize) -> Table {
         let bytes = mib.saturating_mul(1 << 20).max(WAYS * 16);
         let buckets = 1usize << (usize::BITS - 1 - (bytes / (WAYS * 16)).leading_zeros());
+        let words = vec![0; buckets * WAYS * 2];
+        advise_huge_pages(&words);
         Table {
-            words: vec![0; buckets * WAYS * 2],
+            words,
             mask: buckets - 1,
         }
     }
@@ -74,6 +76,23 @@ impl Table {
         // A fresh zeroed vector rather than a fill: pages stay untouched.
         self.words = Vec::new();
         self.words = vec![0; len];
+        advise_huge_pages(&self.words);
+    }
+
+    /// Starts loading `key`'s bucket into the cache: probes are random reads
+    /// of a big table, and a node can fetch all its children's at once.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let p = self.words[self.bucket(key)..].as_ptr();
+            // SAFETY: a prefetch is only a hint; it never faults, and the
+            // address is inside the table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     fn bucket(&self, key: u64) -> usize {
@@ -130,6 +149,30 @@ impl Table {
         (used * 1000 / n.max(1)) as u32
     }
 }
+
+/// Asks Linux to back the table with 2 MiB pages. Every probe lands on a
+/// random page, so with 4 KiB pages nearly every probe also misses the TLB;
+/// measured on a 4 GiB table the search spent most of its time there.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(words: &[u64]) {
+    const HUGE: usize = 2 << 20;
+    const MADV_HUGEPAGE: i32 = 14;
+    unsafe extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    let start = words.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(words);
+    let first = start.next_multiple_of(HUGE);
+    let last = end / HUGE * HUGE;
+    if last > first {
+        // SAFETY: advice about whole pages inside our own allocation; it
+        // changes no contents, and a refusal (the result) is harmless.
+        unsafe { madvise(first as *mut _, last - first, MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &[u64]) {}
 
 #[cfg(test)]
 mod tests {
