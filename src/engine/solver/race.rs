@@ -85,6 +85,11 @@ fn fastest_unstoppable(pos: &Position, color: Color) -> Option<u32> {
             continue;
         }
         let zone = path.widen() & board;
+        // Enemy pawns already beside or on the path are in reach: the usual
+        // passed-pawn test, cheap enough to screen out most pawns.
+        if !(zone & pos.pawns(!color)).is_empty() {
+            continue;
+        }
         if (reach(pos, !color, own & !sq.bb()) & zone).is_empty() {
             best = Some(d);
         }

@@ -37,6 +37,9 @@ pub(super) const fn down(parent: i32) -> i32 {
 }
 
 /// How often (in nodes, a power of two) the clock and the stop flag are read.
+/// Ordering weight of each reply the opponent has: fewer replies, smaller proofs.
+const MOBILITY: i32 = 10;
+
 const CHECK_EVERY: u64 = 4096;
 
 /// One solve's state: the table, the limits, the counters.
@@ -205,7 +208,8 @@ impl Ctx<'_> {
             } else if child_lo > 0 {
                 at_most.clamp(0, 1 << 27) as u32
             } else {
-                let eval = (EVAL_LIMIT - evaluate(&child)) as u32;
+                let mobility = MOBILITY * child.targets().count() as i32;
+                let eval = (EVAL_LIMIT - evaluate(&child) - mobility).max(0) as u32;
                 let h = self.history[hist + m.from.index()][m.to.index()].min(1 << 16);
                 let tt = if Some(m) == tt_move { 1 << 27 } else { 0 };
                 1 << 28 | tt | eval << 8 | h >> 8
