@@ -9,6 +9,20 @@
 //! shorter win (longer loss) or prove the current one exact. Every proof
 //! leaves both bounds of the positions it visits in the table, so the later
 //! proofs mostly re-walk proven ground.
+//!
+//! What keeps the proofs small, all of it sound (see the tests, which hold
+//! the solver and the race bounds to a plain minimax):
+//! - a win in one is seen without moving ([`threatens_win`] is exact), so
+//!   no child is ever a finished game, and no win in one caps a node at a
+//!   win in three (in rule sets where having no move draws);
+//! - race bounds ([`race`]): an unstoppable passer bounds the value;
+//! - the table's move is searched first; then every child's table bounds are
+//!   read before any is searched (a cut-off from a child's bound, and moves
+//!   whose bound cannot raise alpha are skipped);
+//! - the rest are ordered by the race evaluation of the child minus the
+//!   opponent's reply count (fewer replies, smaller proofs), then history.
+//!
+//! [`threatens_win`]: crate::engine::eval::threatens_win
 
 mod race;
 mod search;

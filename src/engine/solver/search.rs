@@ -167,19 +167,38 @@ impl Ctx<'_> {
         let beta = beta.min(hi);
 
         let nodes_before = self.nodes;
-        let mut moves = Moves::new();
         let list = pos.legal_moves();
-        for &m in list.iter() {
+        let hist = history_row(us);
+        let mut best = -MATE - 1;
+        let mut best_move = None;
+        let mut a = alpha;
+        // The table's move first, on its own: when it cuts off (the usual
+        // case at a node that cut off before) the other moves are never
+        // generated into positions, probed or evaluated.
+        let tt_move = tt_move.filter(|m| list.contains(m));
+        if let Some(m) = tt_move {
+            let v = up(self.search(&pos.play_unchecked(m), down(beta), down(a)));
+            if self.aborted {
+                return 0;
+            }
+            best = v;
+            best_move = Some(m);
+            if v >= beta {
+                let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+                self.table.store(key, v, hi, best_move, work);
+                return v;
+            }
+            a = a.max(v);
+        }
+        let mut moves = Moves::new();
+        for &m in list.iter().filter(|&&m| Some(m) != tt_move) {
             let key = pos.play_unchecked(m).hash();
             self.table.prefetch(key);
             moves.push(m, key);
         }
-        let hist = history_row(us);
         // What the table knows of the children: a cut-off without searching
         // (enhanced transposition cut-off), moves that cannot raise alpha, and
         // the order of the rest.
-        let mut best = -MATE - 1;
-        let mut best_move = None;
         for i in 0..moves.len {
             let m = moves.mv[i];
             let child = pos.play_unchecked(m);
@@ -211,12 +230,11 @@ impl Ctx<'_> {
                 let mobility = MOBILITY * child.targets().count() as i32;
                 let eval = (EVAL_LIMIT - evaluate(&child) - mobility).max(0) as u32;
                 let h = self.history[hist + m.from.index()][m.to.index()].min(1 << 16);
-                let tt = if Some(m) == tt_move { 1 << 27 } else { 0 };
-                1 << 28 | tt | eval << 8 | h >> 8
+                1 << 28 | eval << 8 | h >> 8
             };
         }
         moves.sort();
-        let mut a = alpha.max(best);
+        a = a.max(best);
         for i in 0..moves.len {
             let m = moves.mv[i];
             // The table already caps this move at or below alpha.
