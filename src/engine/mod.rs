@@ -5,10 +5,12 @@
 pub mod bench;
 mod eval;
 mod search;
+mod solver;
 mod time;
 mod tt;
 
 pub use search::Engine;
+pub use solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Solver, Value};
 pub use time::{DEFAULT_MOVE_OVERHEAD_MS, Limits};
 
 use crate::rules::Move;

@@ -1,0 +1,245 @@
+//! The exact solver: the game-theoretic value of a position and its distance.
+//!
+//! Pawn games never repeat a position, so the game graph is a DAG and plain
+//! alpha-beta without a depth limit proves exact values. The winner takes
+//! the shortest win and the loser the longest loss (as in UVa 10838).
+//!
+//! The driver first decides win, draw or loss with one narrow-window proof,
+//! then pins the distance with null-window proofs that each either find a
+//! shorter win (longer loss) or prove the current one exact. Every proof
+//! leaves both bounds of the positions it visits in the table, so the later
+//! proofs mostly re-walk proven ground.
+//!
+//! What keeps the proofs small, all of it sound (see the tests, which hold
+//! the solver and the race bounds to a plain minimax):
+//! - a win in one is seen without moving ([`threatens_win`] is exact), so
+//!   no child is ever a finished game, and no win in one caps a node at a
+//!   win in three (in rule sets where having no move draws);
+//! - race bounds ([`race`]): an unstoppable passer bounds the value;
+//! - the table's move is searched first; then every child's table bounds are
+//!   read before any is searched (a cut-off from a child's bound, and moves
+//!   whose bound cannot raise alpha are skipped);
+//! - the rest are ordered by the race evaluation of the child minus the
+//!   opponent's reply count (fewer replies, smaller proofs), then history.
+//!
+//! [`threatens_win`]: crate::engine::eval::threatens_win
+
+mod race;
+mod search;
+mod table;
+
+use crate::rules::{Move, NoMoves, Position};
+use search::{Ctx, down, up};
+use std::sync::atomic::AtomicBool;
+use table::Table;
+
+/// The score of a win on the spot; `MATE - k` is a win in k plies.
+pub(crate) const MATE: i32 = 10_000;
+
+/// A proven result, for the side to move.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Value {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A proven result with a line that realises it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Solution {
+    pub value: Value,
+    /// For a win, the fewest plies to force it; for a loss, the most plies
+    /// the loser can hold out. For a draw, the length of `pv` to the game's
+    /// end: some drawing line, not an optimised one.
+    pub plies: u32,
+    /// A legal line from the position to the end of the game in which both
+    /// sides play optimally in the sense above (for a draw, neither side
+    /// leaves the draw).
+    pub pv: Vec<Move>,
+}
+
+/// Budgets for one solve; when either runs out the solve reports `None`.
+#[derive(Copy, Clone, Default, Debug)]
+pub struct SolveLimits {
+    pub nodes: Option<u64>,
+    pub movetime_ms: Option<u64>,
+}
+
+/// Where a solve stands.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum SolvePhase {
+    /// Proving win, draw or loss.
+    Deciding,
+    /// The value is known; `plies` is the best distance proven so far (a win
+    /// at most this long, a loss at least this long).
+    Distance { value: Value, plies: u32 },
+    /// Value and distance are known; walking out the line.
+    Line { value: Value, plies: u32 },
+}
+
+/// Reported about once a second, and at the end of each phase.
+#[derive(Copy, Clone, Debug)]
+pub struct SolveProgress {
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub phase: SolvePhase,
+    /// Permille of the table in use.
+    pub hashfull: u32,
+}
+
+impl SolveProgress {
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+/// An exact solver with its own table; the table is kept between solves,
+/// so solving positions of one game in turn is cheap.
+pub struct Solver {
+    table: Table,
+    history: Box<[[u32; 64]; 128]>,
+}
+
+impl Solver {
+    pub fn new(hash_mib: usize) -> Solver {
+        Solver {
+            table: Table::new(hash_mib),
+            history: Box::new([[0; 64]; 128]),
+        }
+    }
+
+    /// A fresh table of `mib` MiB; what the old one knew is lost.
+    pub fn set_hash(&mut self, mib: usize) {
+        self.table = Table::new(0);
+        self.table = Table::new(mib);
+    }
+
+    pub fn clear(&mut self) {
+        self.table.clear();
+        *self.history = [[0; 64]; 128];
+    }
+
+    /// The exact value of `pos` for its side to move, its distance and a
+    /// line; `None` when a limit ran out or `stop` was raised first.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        limits: &SolveLimits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Option<Solution> {
+        let mut ctx = Ctx::new(&mut self.table, &mut self.history, limits, stop, progress);
+        let score = exact_score(&mut ctx, pos)?;
+        let (value, plies) = describe(score);
+        ctx.phase = SolvePhase::Line { value, plies };
+        ctx.report();
+        let pv = line(&mut ctx, pos, score)?;
+        ctx.report();
+        let plies = if value == Value::Draw {
+            pv.len() as u32
+        } else {
+            plies
+        };
+        Some(Solution { value, plies, pv })
+    }
+}
+
+fn describe(score: i32) -> (Value, u32) {
+    match score {
+        s if s > 0 => (Value::Win, (MATE - s) as u32),
+        s if s < 0 => (Value::Loss, (MATE + s) as u32),
+        _ => (Value::Draw, 0),
+    }
+}
+
+/// The score of a finished game for the side to move, if it is finished.
+fn terminal_score(pos: &Position) -> Option<i32> {
+    if pos.is_decided() {
+        return Some(-MATE);
+    }
+    if pos.targets().count() == 0 {
+        return Some(match pos.rules().no_moves() {
+            NoMoves::Draw => 0,
+            NoMoves::Loss => -MATE,
+        });
+    }
+    None
+}
+
+/// The exact score of `pos`, or `None` if the solve was cut short.
+fn exact_score(ctx: &mut Ctx, pos: &Position) -> Option<i32> {
+    if let Some(s) = terminal_score(pos) {
+        return Some(s);
+    }
+    // Only a draw lies strictly inside (-1, 1).
+    let mut score = ctx.search(pos, -1, 1);
+    if ctx.aborted {
+        return None;
+    }
+    loop {
+        let (value, plies) = describe(score);
+        ctx.phase = SolvePhase::Distance { value, plies };
+        ctx.report();
+        // Each proof either improves the bound or shows it is exact.
+        let next = match value {
+            Value::Draw => return Some(0),
+            Value::Win => ctx.search(pos, score, score + 1),
+            Value::Loss => ctx.search(pos, score - 1, score),
+        };
+        if ctx.aborted {
+            return None;
+        }
+        let improved = match value {
+            Value::Win => next > score,
+            _ => next < score,
+        };
+        if !improved {
+            return Some(score);
+        }
+        score = next;
+    }
+}
+
+/// Whether the exact score of `pos` is `score`.
+fn score_is(ctx: &mut Ctx, pos: &Position, score: i32) -> Option<bool> {
+    let s = match terminal_score(pos) {
+        Some(s) => s,
+        None => ctx.search(pos, score - 1, score + 1),
+    };
+    (!ctx.aborted).then_some(s == score)
+}
+
+/// A line from `pos`, whose exact score is `score`, to the end of the game,
+/// each move keeping the score: the winner wins as fast as it can, the loser
+/// holds out longest, and in a draw neither side leaves the draw.
+fn line(ctx: &mut Ctx, pos: &Position, mut score: i32) -> Option<Vec<Move>> {
+    let mut pv = Vec::new();
+    let mut pos = *pos;
+    while terminal_score(&pos).is_none() {
+        let want = down(score);
+        let hint = ctx.table.probe(pos.hash()).and_then(|h| h.mv);
+        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+        if let Some(i) = hint.and_then(|h| moves.iter().position(|m| *m == h)) {
+            moves.swap(0, i);
+        }
+        let mut found = None;
+        for m in moves {
+            let child = pos.play_unchecked(m);
+            if score_is(ctx, &child, want)? {
+                found = Some((m, child));
+                break;
+            }
+        }
+        // The score is exact, so some move keeps it; if none is found the
+        // table lied, and a line is better missing than wrong.
+        let (m, child) = found?;
+        debug_assert_eq!(up(want), score);
+        pv.push(m);
+        pos = child;
+        score = want;
+    }
+    Some(pv)
+}
+
+#[cfg(test)]
+mod tests;

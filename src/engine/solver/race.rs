@@ -1,0 +1,133 @@
+//! Sound bounds from race arithmetic.
+//!
+//! A passer whose path no enemy pawn can ever reach promotes after exactly its
+//! distance in moves if its owner pushes nothing else. That is a strategy,
+//! so it only proves a bound (the owner may have something faster, or the
+//! loser something longer is impossible but a faster loss is not), never an
+//! exact value; the search pins exact values.
+//!
+//! The argument, for the passer's owner P and the other side O, while P
+//! pushes only the passer:
+//! - P's other pawns stand still, so O pawns can change file only by
+//!   capturing them. Flooding O's pawns forwards (through anything) and
+//!   diagonally onto those pawns over-approximates every square an O pawn can
+//!   ever stand on. If that set misses the passer's path and the squares
+//!   beside it, O can neither block nor capture the passer, en passant
+//!   included (the square beside a double step's landing is beside the path).
+//! - O cannot win first: its fastest pawn needs at least as many moves
+//!   (counting its double step, ignoring blocks) as the passer; captures never
+//!   gain ranks faster than pushes. O cannot capture P's last pawn: the passer
+//!   is never taken.
+//! - P always has a move (the passer's path is empty and stays empty), so P is
+//!   never stalemated. O might be, which under drawing stalemate rules spoils
+//!   the win: unless the rules make that a loss, O must own a pawn with an
+//!   empty file ahead and more squares to go than it has turns before the
+//!   passer arrives. No pawn can ever enter that file ahead of it (P does not
+//!   capture; O's own pawns could only enter by capturing a P pawn there).
+//!
+//! Positions with an en passant square are left to the search, which keeps
+//! the argument free of the pawn that just double-stepped.
+
+use super::MATE;
+use crate::engine::eval::moves_to_goal;
+use crate::rules::{Bitboard, Color, NoMoves, Position, Square};
+
+/// Lower and upper bounds on `pos`'s score for the side to move, in the
+/// solver's node-relative units. `pos` is not decided and has a move.
+pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
+    if pos.en_passant().is_some() {
+        return (None, None);
+    }
+    let us = pos.side_to_move();
+    let mut lo = None;
+    let mut hi = None;
+    // We promote on ply 2d-1; they need at least as many moves, so their
+    // first promotion is on ply 2d at the earliest. They get d-1 turns first.
+    if let Some(d) = fastest_unstoppable(pos, us)
+        && d <= fastest(pos, !us)
+        && never_stalemated(pos, !us, d - 1)
+    {
+        lo = Some(MATE - (2 * d as i32 - 1));
+    }
+    // They promote on ply 2d; our first promotion is on ply 2e-1 > 2d. We get
+    // d turns first.
+    if let Some(d) = fastest_unstoppable(pos, !us)
+        && fastest(pos, us) > d
+        && never_stalemated(pos, us, d)
+    {
+        hi = Some(-(MATE - 2 * d as i32));
+    }
+    (lo, hi)
+}
+
+/// A lower bound on the moves `color` needs to promote any pawn.
+fn fastest(pos: &Position, color: Color) -> u32 {
+    pos.pawns(color)
+        .map(|sq| moves_to_goal(pos, color, sq))
+        .min()
+        .unwrap_or(u32::MAX)
+}
+
+/// The fewest moves any passer of `color` needs whose path no enemy pawn can
+/// ever reach while `color` pushes only that passer.
+fn fastest_unstoppable(pos: &Position, color: Color) -> Option<u32> {
+    let board = pos.rules().board();
+    let occupied = pos.occupied();
+    let own = pos.pawns(color);
+    let mut best: Option<u32> = None;
+    for sq in own {
+        let path = sq.bb().front_span(color) & board;
+        if !(path & occupied).is_empty() {
+            continue;
+        }
+        let d = moves_to_goal(pos, color, sq);
+        if best.is_some_and(|b| b <= d) {
+            continue;
+        }
+        let zone = path.widen() & board;
+        // Enemy pawns already beside or on the path are in reach: the usual
+        // passed-pawn test, cheap enough to screen out most pawns.
+        if !(zone & pos.pawns(!color)).is_empty() {
+            continue;
+        }
+        if (reach(pos, !color, own & !sq.bb()) & zone).is_empty() {
+            best = Some(d);
+        }
+    }
+    best
+}
+
+/// Every square a pawn of `color` could ever stand on if the enemy pawns
+/// `prey` stand still: forward through anything, diagonally onto prey.
+fn reach(pos: &Position, color: Color, prey: Bitboard) -> Bitboard {
+    let board = pos.rules().board();
+    let forward = |b: Bitboard| match color {
+        Color::White => b.shift_ranks(1),
+        Color::Black => b.shift_ranks(-1),
+    };
+    let mut set = pos.pawns(color);
+    loop {
+        let ahead = forward(set);
+        let diagonal = Bitboard(ahead.widen().0 & !ahead.0);
+        let next = set | (ahead & board) | (diagonal & prey);
+        if next == set {
+            return set;
+        }
+        set = next;
+    }
+}
+
+/// Whether `color` surely has a legal move on each of its next `turns` turns
+/// while the enemy pushes only a passer elsewhere: always true when having
+/// no move loses (that only ends the game sooner in the enemy's favour).
+fn never_stalemated(pos: &Position, color: Color, turns: u32) -> bool {
+    if pos.rules().no_moves() == NoMoves::Loss {
+        return true;
+    }
+    let board = pos.rules().board();
+    let occupied = pos.occupied();
+    pos.pawns(color).any(|sq: Square| {
+        let path = sq.bb().front_span(color) & board;
+        (path & occupied).is_empty() && path.count() > turns
+    })
+}

@@ -1,0 +1,352 @@
+//! The proof search: fail-soft alpha-beta over exact, node-relative scores.
+//!
+//! A score is `MATE - k` for a win in k plies from the node, `-(MATE - k)`
+//! for a loss in k plies, 0 for a draw. With no depth limit every returned
+//! score is a proven bound, so the table keeps both bounds of each position
+//! and the driver narrows them with null-window calls.
+
+use super::race;
+use super::table::Table;
+use super::{MATE, SolveLimits, SolvePhase, SolveProgress};
+use crate::engine::eval::{EVAL_LIMIT, evaluate, threatens_win};
+use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The parent's score for a child's score: one ply further from the end.
+pub(super) const fn up(child: i32) -> i32 {
+    if child > 0 {
+        1 - child
+    } else if child < 0 {
+        -child - 1
+    } else {
+        0
+    }
+}
+
+/// The inverse of [`up`]: the child threshold matching a parent threshold,
+/// so that `up(c) > p` exactly when `c < down(p)`.
+pub(super) const fn down(parent: i32) -> i32 {
+    if parent > 0 {
+        -parent - 1
+    } else if parent < 0 {
+        1 - parent
+    } else {
+        0
+    }
+}
+
+/// How often (in nodes, a power of two) the clock and the stop flag are read.
+/// Ordering weight of each reply the opponent has: fewer replies, smaller proofs.
+const MOBILITY: i32 = 10;
+
+const CHECK_EVERY: u64 = 4096;
+
+/// One solve's state: the table, the limits, the counters.
+pub(super) struct Ctx<'a> {
+    pub table: &'a mut Table,
+    pub history: &'a mut [[u32; 64]; 128],
+    pub stop: &'a AtomicBool,
+    pub progress: &'a mut dyn FnMut(&SolveProgress),
+    pub start: Instant,
+    pub node_limit: u64,
+    pub time_limit_ms: Option<u64>,
+    pub nodes: u64,
+    pub aborted: bool,
+    pub phase: SolvePhase,
+    pub last_report_ms: u64,
+}
+
+impl Ctx<'_> {
+    pub fn new<'a>(
+        table: &'a mut Table,
+        history: &'a mut [[u32; 64]; 128],
+        limits: &SolveLimits,
+        stop: &'a AtomicBool,
+        progress: &'a mut dyn FnMut(&SolveProgress),
+    ) -> Ctx<'a> {
+        Ctx {
+            table,
+            history,
+            stop,
+            progress,
+            start: Instant::now(),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            time_limit_ms: limits.movetime_ms,
+            nodes: 0,
+            aborted: false,
+            phase: SolvePhase::Deciding,
+            last_report_ms: 0,
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    pub fn report(&mut self) {
+        let time_ms = self.elapsed_ms();
+        self.last_report_ms = time_ms;
+        let info = SolveProgress {
+            nodes: self.nodes,
+            time_ms,
+            phase: self.phase,
+            hashfull: self.table.hashfull(),
+        };
+        (self.progress)(&info);
+    }
+
+    fn check_limits(&mut self) {
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        let ms = self.elapsed_ms();
+        if self.time_limit_ms.is_some_and(|t| ms >= t) {
+            self.aborted = true;
+            return;
+        }
+        if ms >= self.last_report_ms + 1000 {
+            self.report();
+        }
+    }
+
+    /// The exact value of `pos` if it lies strictly between `alpha` and
+    /// `beta`; otherwise a bound on the side it fell (fail-soft). `pos` must
+    /// not be decided. Meaningless once `self.aborted` is set.
+    pub fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let us = pos.side_to_move();
+        if threatens_win(pos, us) {
+            return MATE - 1;
+        }
+        if pos.targets().count() == 0 {
+            return match pos.rules().no_moves() {
+                NoMoves::Draw => 0,
+                NoMoves::Loss => -MATE,
+            };
+        }
+        // No win in one: at best a win in three, at worst a loss in two. Where
+        // having no move loses, a move may still win at once by leaving the
+        // opponent without one.
+        let mut lo = -(MATE - 2);
+        let mut hi = match pos.rules().no_moves() {
+            NoMoves::Draw => MATE - 3,
+            NoMoves::Loss => MATE - 1,
+        };
+        let (race_lo, race_hi) = race::bounds(pos);
+        if let Some(l) = race_lo {
+            lo = lo.max(l);
+        }
+        if let Some(h) = race_hi {
+            hi = hi.min(h);
+        }
+        let key = pos.hash();
+        let mut tt_move = None;
+        if let Some(hit) = self.table.probe(key) {
+            lo = lo.max(hit.lo);
+            hi = hi.min(hit.hi);
+            tt_move = hit.mv;
+        }
+        if lo >= beta || lo == hi {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+        let alpha = alpha.max(lo);
+        let beta = beta.min(hi);
+
+        let nodes_before = self.nodes;
+        let list = pos.legal_moves();
+        let hist = history_row(us);
+        let mut best = -MATE - 1;
+        let mut best_move = None;
+        let mut a = alpha;
+        // The table's move first, on its own: when it cuts off (the usual
+        // case at a node that cut off before) the other moves are never
+        // generated into positions, probed or evaluated.
+        let tt_move = tt_move.filter(|m| list.contains(m));
+        if let Some(m) = tt_move {
+            let v = up(self.search(&pos.play_unchecked(m), down(beta), down(a)));
+            if self.aborted {
+                return 0;
+            }
+            best = v;
+            best_move = Some(m);
+            if v >= beta {
+                let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+                self.table.store(key, v, hi, best_move, work);
+                return v;
+            }
+            a = a.max(v);
+        }
+        let mut moves = Moves::new();
+        for &m in list.iter().filter(|&&m| Some(m) != tt_move) {
+            let key = pos.play_unchecked(m).hash();
+            self.table.prefetch(key);
+            moves.push(m, key);
+        }
+        // What the table knows of the children: a cut-off without searching
+        // (enhanced transposition cut-off), moves that cannot raise alpha, and
+        // the order of the rest.
+        for i in 0..moves.len {
+            let m = moves.mv[i];
+            let child = pos.play_unchecked(m);
+            let (mut child_lo, mut child_hi) = (-MATE, MATE);
+            if threatens_win(&child, !us) {
+                child_lo = MATE - 1;
+                child_hi = MATE - 1;
+            } else if let Some(hit) = self.table.probe(moves.key[i]) {
+                child_lo = hit.lo;
+                child_hi = hit.hi;
+            }
+            let surely = up(child_hi);
+            if surely > best {
+                best = surely;
+                best_move = Some(m);
+                if surely >= beta {
+                    self.table.store(key, surely, hi, best_move, 0);
+                    return surely;
+                }
+            }
+            let at_most = up(child_lo);
+            moves.cap[i] = at_most;
+            moves.order[i] = if child_hi < 0 {
+                // A proven win: the shortest first.
+                3 << 28 | (surely + MATE) as u32
+            } else if child_lo > 0 {
+                at_most.clamp(0, 1 << 27) as u32
+            } else {
+                let mobility = MOBILITY * child.targets().count() as i32;
+                let eval = (EVAL_LIMIT - evaluate(&child) - mobility).max(0) as u32;
+                let h = self.history[hist + m.from.index()][m.to.index()].min(1 << 16);
+                1 << 28 | eval << 8 | h >> 8
+            };
+        }
+        moves.sort();
+        a = a.max(best);
+        for i in 0..moves.len {
+            let m = moves.mv[i];
+            // The table already caps this move at or below alpha.
+            if moves.cap[i] <= a {
+                if moves.cap[i] > best {
+                    best = moves.cap[i];
+                    best_move = Some(m);
+                }
+                continue;
+            }
+            let child = pos.play_unchecked(m);
+            // No win in one here, so no child is decided.
+            let v = up(self.search(&child, down(beta), down(a)));
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > a {
+                    a = v;
+                    if v >= beta {
+                        let h = &mut self.history[hist + m.from.index()][m.to.index()];
+                        *h = h.saturating_add(1);
+                        break;
+                    }
+                }
+            }
+        }
+        let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+        let (new_lo, new_hi) = if best <= alpha {
+            (lo, best)
+        } else if best >= beta {
+            (best, hi)
+        } else {
+            (best, best)
+        };
+        self.table.store(key, new_lo, new_hi, best_move, work);
+        best
+    }
+}
+
+fn history_row(c: Color) -> usize {
+    c.index() * 64
+}
+
+/// A node's moves with their children's keys, table caps and order keys.
+struct Moves {
+    mv: [Move; MAX_MOVES],
+    key: [u64; MAX_MOVES],
+    cap: [i32; MAX_MOVES],
+    order: [u32; MAX_MOVES],
+    len: usize,
+}
+
+impl Moves {
+    fn new() -> Moves {
+        let nothing = Move::new(Square::new(0, 0), Square::new(0, 0));
+        Moves {
+            mv: [nothing; MAX_MOVES],
+            key: [0; MAX_MOVES],
+            cap: [0; MAX_MOVES],
+            order: [0; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, m: Move, key: u64) {
+        self.mv[self.len] = m;
+        self.key[self.len] = key;
+        self.len += 1;
+    }
+
+    /// Highest order key first; insertion sort over a handful of moves.
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let (m, k, c, o) = (self.mv[i], self.key[i], self.cap[i], self.order[i]);
+            let mut j = i;
+            while j > 0 && self.order[j - 1] < o {
+                self.mv[j] = self.mv[j - 1];
+                self.key[j] = self.key[j - 1];
+                self.cap[j] = self.cap[j - 1];
+                self.order[j] = self.order[j - 1];
+                j -= 1;
+            }
+            self.mv[j] = m;
+            self.key[j] = k;
+            self.cap[j] = c;
+            self.order[j] = o;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn up_and_down_are_inverse_and_order_reversing() {
+        let scores: Vec<i32> = (0..40)
+            .map(|k| MATE - k)
+            .chain((0..40).map(|k| -(MATE - k)))
+            .chain([0])
+            .collect();
+        for &c in &scores {
+            assert_eq!(down(up(c)), c, "{c}");
+            for &p in &scores {
+                assert_eq!(up(c) > p, c < down(p), "{c} {p}");
+                assert_eq!(up(c) < p, c > down(p), "{c} {p}");
+            }
+        }
+        assert_eq!(up(-MATE), MATE - 1);
+        assert_eq!(up(MATE - 1), -(MATE - 2));
+    }
+}

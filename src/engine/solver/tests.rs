@@ -1,0 +1,167 @@
+//! The solver's internals against a memoised full-width minimax.
+
+use super::*;
+use crate::rules::{Bitboard, Color, RuleSet, Square};
+use std::collections::HashMap;
+
+/// Exact node-relative scores by plain minimax, written without the
+/// solver's helpers: a child lost in k plies is a win in k+1, and so on.
+fn brute(pos: &Position, memo: &mut HashMap<Position, i32>) -> i32 {
+    if let Some(&v) = memo.get(pos) {
+        return v;
+    }
+    let v = if pos.is_decided() {
+        -MATE
+    } else {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            match pos.rules().no_moves() {
+                NoMoves::Draw => 0,
+                NoMoves::Loss => -MATE,
+            }
+        } else {
+            let children: Vec<i32> = moves
+                .iter()
+                .map(|m| brute(&pos.play_unchecked(*m), memo))
+                .collect();
+            let fastest_win = children.iter().filter(|&&c| c < 0).map(|&c| MATE + c).min();
+            let can_draw = children.contains(&0);
+            let longest_loss = children.iter().map(|&c| MATE - c).max().unwrap_or(0);
+            match (fastest_win, can_draw) {
+                (Some(k), _) => MATE - (k + 1),
+                (None, true) => 0,
+                (None, false) => -(MATE - (longest_loss + 1)),
+            }
+        }
+    };
+    memo.insert(*pos, v);
+    v
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random legal position with up to `max` pawns a side, sometimes a
+/// random move or two later so that en passant squares turn up.
+fn random_position(rng: &mut Rng, rules: RuleSet, max: u64) -> Option<Position> {
+    let mut pawns = [Bitboard::EMPTY; 2];
+    for color in Color::BOTH {
+        let area: Vec<Square> = rules.pawn_area(color).collect();
+        let home = Bitboard::rank(rules.home_rank(color));
+        for _ in 0..=rng.below(max) {
+            let sq = area[rng.below(area.len() as u64) as usize];
+            // Home squares are favoured: double steps and en passant.
+            let sq = if rng.below(3) == 0 {
+                (home & rules.board()).nth(rng.below(rules.width() as u64) as usize)?
+            } else {
+                sq
+            };
+            if !(pawns[0] | pawns[1]).has(sq) {
+                pawns[color.index()] |= sq.bb();
+            }
+        }
+    }
+    let side = if rng.below(2) == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let mut pos = Position::new(rules, pawns[0], pawns[1], side, None).ok()?;
+    for _ in 0..rng.below(3) {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos = pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+    }
+    Some(pos)
+}
+
+fn small_rules() -> [(RuleSet, u64); 3] {
+    [
+        (RuleSet::PAWNRACE, 3),
+        (RuleSet::MINI4, 4),
+        (
+            RuleSet::new(5, 6, 1, true, true, true, NoMoves::Draw).expect("rules"),
+            3,
+        ),
+    ]
+}
+
+#[test]
+fn race_bounds_hold_against_brute_force() {
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut memo = HashMap::new();
+    let mut fired = [0, 0];
+    for (rules, max) in small_rules() {
+        memo.clear();
+        let mut tried = 0;
+        while tried < 600 {
+            let Some(pos) = random_position(&mut rng, rules, max) else {
+                continue;
+            };
+            if terminal_score(&pos).is_some() {
+                continue;
+            }
+            tried += 1;
+            let exact = brute(&pos, &mut memo);
+            let (lo, hi) = race::bounds(&pos);
+            if let Some(lo) = lo {
+                fired[0] += 1;
+                assert!(exact >= lo, "{} exact {exact} lo {lo}", pos.fen());
+            }
+            if let Some(hi) = hi {
+                fired[1] += 1;
+                assert!(exact <= hi, "{} exact {exact} hi {hi}", pos.fen());
+            }
+        }
+    }
+    // The rule must actually be exercised for the test to mean anything.
+    assert!(fired[0] > 50 && fired[1] > 50, "{fired:?}");
+}
+
+#[test]
+fn every_visited_position_scores_as_brute_force() {
+    let mut rng = Rng(0xDEAD_BEEF_0BAD_F00D);
+    let mut memo = HashMap::new();
+    let stop = AtomicBool::new(false);
+    for (rules, max) in small_rules() {
+        memo.clear();
+        let mut solver = Solver::new(1);
+        let mut tried = 0;
+        while tried < 150 {
+            let Some(pos) = random_position(&mut rng, rules, max) else {
+                continue;
+            };
+            tried += 1;
+            let exact = brute(&pos, &mut memo);
+            let mut quiet = |_: &SolveProgress| {};
+            let mut ctx = Ctx::new(
+                &mut solver.table,
+                &mut solver.history,
+                &SolveLimits::default(),
+                &stop,
+                &mut quiet,
+            );
+            assert_eq!(exact_score(&mut ctx, &pos), Some(exact), "{}", pos.fen());
+            // Bounds left in the table are proofs too.
+            for (p, &v) in memo.iter().take(300) {
+                if let Some(h) = solver.table.probe(p.hash()) {
+                    assert!(h.lo <= v && v <= h.hi, "{} {v} {h:?}", p.fen());
+                }
+            }
+        }
+    }
+}
