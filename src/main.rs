@@ -1,5 +1,7 @@
 //! `pawnrace`: the protocol on stdin/stdout, or `pawnrace serve` over TCP.
 
+mod cli;
+
 use clap::{Args, Parser, Subcommand};
 use pawnrace::engine::bench;
 use pawnrace::problems;
@@ -35,6 +37,9 @@ enum Command {
     ChessValidator,
     /// Pawn move validator: games on stdin, first incorrect move per game.
     PawnValidator,
+    /// The exact value of a position (or of every gap opening), with the
+    /// winner's shortest win and the loser's longest loss.
+    Solve(cli::solve::SolveArgs),
 }
 
 /// Settings of every session, whatever carries it.
@@ -78,23 +83,27 @@ struct BenchArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match &cli.command {
-        Some(Command::Bench(args)) => return run_bench(args.depth, cli.common.hash),
+    let parsed = Cli::parse();
+    // Only the protocol needs the async runtime; the rest answer and exit.
+    let serve_args = match parsed.command {
+        None => None,
+        Some(Command::Serve(args)) => Some(args),
+        Some(Command::Bench(args)) => return run_bench(args.depth, parsed.common.hash),
+        Some(Command::Solve(args)) => return cli::solve::run(args),
         Some(Command::ChessValidator) => return run_problem(problems::chess_validator::run),
         Some(Command::PawnValidator) => return run_problem(problems::pawn_validator::run),
-        _ => {}
-    }
-    init_tracing(cli.command.is_some());
+    };
+    init_tracing(serve_args.is_some());
+    let common = parsed.common;
     let mut config = ServerConfig {
-        max_line_length: cli.common.max_line_length,
+        max_line_length: common.max_line_length,
         session: SessionOptions {
-            hash_mib: cli.common.hash,
-            max_hash_mib: cli.common.max_hash,
+            hash_mib: common.hash,
+            max_hash_mib: common.max_hash,
         },
         ..ServerConfig::default()
     };
-    if let Some(n) = cli.common.max_searches {
+    if let Some(n) = common.max_searches {
         config.max_searches = n.max(1);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -107,15 +116,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let code = match cli.command {
+    let code = match serve_args {
         None => {
             runtime.block_on(server::stdio::run(config, server::shutdown_signal()));
             ExitCode::SUCCESS
         }
-        Some(Command::Bench(_) | Command::ChessValidator | Command::PawnValidator) => {
-            unreachable!("these run before the runtime starts")
-        }
-        Some(Command::Serve(args)) => {
+        Some(args) => {
             config.max_connections = args.max_connections;
             config.idle_timeout = Some(Duration::from_secs(args.idle_timeout));
             config.shutdown_grace = Duration::from_secs(args.grace);

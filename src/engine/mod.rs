@@ -4,6 +4,7 @@
 
 pub mod bench;
 mod eval;
+pub mod openings;
 mod search;
 mod solver;
 mod time;

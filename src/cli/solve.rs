@@ -1,0 +1,187 @@
+//! `pawnrace solve`: the exact value of one position, or of every opening.
+
+use super::progress::ProgressLine;
+use clap::Args;
+use pawnrace::engine::openings::{self, Openings, Proof, ProveLimits};
+use pawnrace::engine::{SolveLimits, Solver, Value};
+use pawnrace::rules::{Color, Gaps, Position, Variant};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Solve the start of a Pawn Race with these gaps (white's first, e.g. AH).
+    #[arg(long, conflicts_with_all = ["fen", "all_gaps"])]
+    gaps: Option<Gaps>,
+    /// Solve this position (see protocol.md for the text).
+    #[arg(long, conflicts_with = "all_gaps")]
+    fen: Option<String>,
+    /// The rules of --fen: pawnrace or mini4.
+    #[arg(long, default_value = "pawnrace")]
+    variant: Variant,
+    /// Prove every gap opening and write the table to --out, resuming from
+    /// what the file already holds.
+    #[arg(long)]
+    all_gaps: bool,
+    /// The openings table to write with --all-gaps.
+    #[arg(long, default_value = "data/openings.txt")]
+    out: PathBuf,
+    /// Give up after this many milliseconds (per opening with --all-gaps).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Give up after this many nodes (per opening with --all-gaps).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Node budget for each first move when sorting out which keep an
+    /// opening's result (--all-gaps).
+    #[arg(long, default_value_t = 200_000_000)]
+    first_move_nodes: u64,
+    /// Solver table size, MiB.
+    #[arg(long = "solve-hash", default_value_t = 1024)]
+    hash: usize,
+}
+
+pub fn run(args: SolveArgs) -> ExitCode {
+    let limits = SolveLimits {
+        nodes: args.nodes,
+        movetime_ms: args.movetime,
+    };
+    let mut solver = Solver::new(args.hash);
+    if args.all_gaps {
+        return all_gaps(&args, limits, &mut solver);
+    }
+    let rules = args.variant.rules();
+    let pos = match (&args.gaps, &args.fen) {
+        (Some(g), _) => Position::start(rules, Some(*g)),
+        (None, Some(fen)) => Position::from_fen(fen, rules),
+        (None, None) => {
+            eprintln!("pawnrace solve: give --gaps XY, --fen TEXT or --all-gaps");
+            return ExitCode::FAILURE;
+        }
+    };
+    let pos = match pos {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("pawnrace solve: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stop = AtomicBool::new(false);
+    let mut bar = ProgressLine::new();
+    let solution = solver.solve(&pos, &limits, &stop, &mut |p| bar.update("", p));
+    bar.finish();
+    match solution {
+        Some(s) => {
+            let winner = winner(s.value, pos.side_to_move()).map_or("draw", Color::name);
+            let pv: Vec<String> = s.pv.iter().map(|m| m.to_string()).collect();
+            println!("solution {winner} plies {} pv {}", s.plies, pv.join(" "));
+        }
+        None => println!("solution unknown"),
+    }
+    ExitCode::SUCCESS
+}
+
+fn winner(value: Value, side: Color) -> Option<Color> {
+    match value {
+        Value::Win => Some(side),
+        Value::Loss => Some(!side),
+        Value::Draw => None,
+    }
+}
+
+fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitCode {
+    let mut table = match std::fs::read_to_string(&args.out) {
+        Ok(text) => match Openings::parse(&text) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("pawnrace solve: {}: {e}", args.out.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        Err(_) => Openings::default(),
+    };
+    let prove_limits = ProveLimits {
+        opening: limits,
+        first_move: SolveLimits {
+            nodes: Some(args.first_move_nodes),
+            movetime_ms: None,
+        },
+    };
+    let header = header(args);
+    let stop = AtomicBool::new(false);
+    // Both callbacks draw on the one progress line.
+    let bar = std::cell::RefCell::new(ProgressLine::new());
+    let started = Instant::now();
+    let mut last = Instant::now();
+    let mut failed = false;
+    openings::prove_all(
+        &mut table,
+        solver,
+        &prove_limits,
+        &stop,
+        &mut |gaps, p| bar.borrow_mut().update(&format!("{gaps}: "), p),
+        &mut |table, gaps| {
+            bar.borrow_mut().finish();
+            let summary = match table.get(gaps) {
+                Some(Proof::Proven { winner, plies, .. }) => {
+                    format!("{} in {plies} plies", winner.map_or("draw", Color::name))
+                }
+                Some(Proof::Unknown(note)) => format!("unknown ({note})"),
+                None => "missing".into(),
+            };
+            eprintln!(
+                "{gaps}: {summary} ({:.1} s; {:.1} s in all)",
+                last.elapsed().as_secs_f64(),
+                started.elapsed().as_secs_f64()
+            );
+            last = Instant::now();
+            if let Err(e) = save(&args.out, &table.to_text(&header)) {
+                eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
+                failed = true;
+            }
+        },
+    );
+    // Lines for pairs not attempted yet keep the table's shape honest.
+    for gaps in Gaps::all(8) {
+        if table.get(gaps).is_none() {
+            table.insert(gaps, Proof::Unknown("not attempted yet".into()));
+        }
+    }
+    if let Err(e) = save(&args.out, &table.to_text(&header)) {
+        eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
+        failed = true;
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn header(args: &SolveArgs) -> String {
+    let budget = match (args.movetime, args.nodes) {
+        (None, None) => String::new(),
+        (t, n) => format!(
+            "{}{}",
+            t.map_or(String::new(), |t| format!(" --movetime {t}")),
+            n.map_or(String::new(), |n| format!(" --nodes {n}"))
+        ),
+    };
+    format!(
+        "Pawn Race openings: the proven result of every gap pair, white to move.\n\
+         Made by: pawnrace solve --all-gaps --solve-hash {} --first-move-nodes {}{budget}\n\
+         (it resumes from this file; see src/engine/openings.rs for the format)\n\
+         gaps result plies pv <line> keep <first moves keeping the result> keep? <unsettled>",
+        args.hash, args.first_move_nodes
+    )
+}
+
+/// Writes through a temporary file so that an interrupted run never leaves
+/// half a table.
+fn save(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
