@@ -2,7 +2,7 @@
 //! what is left after a command's arguments is an error, not ignored.
 
 use super::reply::ErrorCode;
-use crate::engine::Limits;
+use crate::engine::{Limits, SolveLimits};
 use crate::rules::{Gaps, Variant};
 
 /// The deepest `perft` a session accepts; deeper ones would run for days.
@@ -28,6 +28,7 @@ pub enum Command {
     Go(Limits),
     Stop,
     Perft(u32),
+    Solve(SolveLimits),
     Help,
     Quit,
 }
@@ -114,6 +115,10 @@ pub const HELP: &[(&str, &str)] = &[
         "perft <N>",
         "count move sequences N plies deep, per first move",
     ),
+    (
+        "solve [movetime MS] [nodes N]",
+        "prove the exact result and its distance (until stop without limits)",
+    ),
     ("help", "this list"),
     ("quit", "end the session"),
 ];
@@ -167,6 +172,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
             )),
         },
         "go" => parse_go(&args).map(Command::Go),
+        "solve" => parse_solve(&args).map(Command::Solve),
         "perft" => match args.as_slice() {
             [n] => match n.parse::<u32>() {
                 Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
@@ -239,6 +245,32 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
         _ => return Err(bad(usage)),
     };
     Ok(Command::Position { setup, moves })
+}
+
+/// `solve [movetime MS] [nodes N]`; with neither it runs until `stop`.
+fn parse_solve(args: &[&str]) -> Result<SolveLimits, ParseError> {
+    let mut limits = SolveLimits::default();
+    for pair in args.chunks(2) {
+        let [key, value] = pair else {
+            return Err(bad(format!("solve {} needs a value", pair[0])));
+        };
+        let number = value.parse::<u64>().ok().filter(|n| *n > 0);
+        let slot = match key.to_ascii_lowercase().as_str() {
+            "movetime" => &mut limits.movetime_ms,
+            "nodes" => &mut limits.nodes,
+            _ => {
+                return Err(bad(format!(
+                    "solve does not know '{}' (movetime, nodes)",
+                    printable(key)
+                )));
+            }
+        };
+        *slot =
+            Some(number.ok_or_else(|| {
+                bad(format!("solve {key} takes a number above 0, not '{value}'"))
+            })?);
+    }
+    Ok(limits)
 }
 
 fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {

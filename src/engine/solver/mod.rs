@@ -59,7 +59,7 @@ pub struct Solution {
 }
 
 /// Budgets for one solve; when either runs out the solve reports `None`.
-#[derive(Copy, Clone, Default, Debug)]
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
 pub struct SolveLimits {
     pub nodes: Option<u64>,
     pub movetime_ms: Option<u64>,

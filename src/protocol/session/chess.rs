@@ -64,7 +64,7 @@ impl Session {
                     vec!["ok position startpos chess".into()]
                 })
             }
-            Command::Go(_) | Command::Perft(_) => Err(fail(
+            Command::Go(_) | Command::Perft(_) | Command::Solve(_) => Err(fail(
                 ErrorCode::Unsupported,
                 "the engine plays pawn games only; in chess use move, moves, board and undo",
             )),

@@ -1,6 +1,8 @@
 //! Work a session hands out to run off the async workers.
 
-use crate::engine::{Engine, Limits, SearchResult};
+use crate::engine::{
+    Engine, Limits, SearchResult, Solution, SolveLimits, SolvePhase, SolveProgress, Solver, Value,
+};
 use crate::protocol::reply::info_line;
 use crate::rules::{Gaps, Move, Position, RuleSet, perft_divide};
 use std::sync::Arc;
@@ -27,6 +29,11 @@ pub(super) enum Work {
         pos: Position,
         depth: u32,
     },
+    Solve {
+        solver: Box<Solver>,
+        pos: Position,
+        limits: SolveLimits,
+    },
 }
 
 /// The result of a [`Job`], to give back to the session that made it.
@@ -47,6 +54,12 @@ pub(super) enum Finished {
     Perft {
         divide: Option<Vec<(Move, u64)>>,
     },
+    /// `solution` is `None` when a budget ran out or it was stopped.
+    Solve {
+        solver: Box<Solver>,
+        pos: Position,
+        solution: Option<Solution>,
+    },
 }
 
 impl std::fmt::Debug for Job {
@@ -55,6 +68,7 @@ impl std::fmt::Debug for Job {
             Work::Search { .. } => "search",
             Work::ChooseGaps { .. } => "choose-gaps",
             Work::Perft { .. } => "perft",
+            Work::Solve { .. } => "solve",
         };
         f.debug_struct("Job").field("kind", &kind).finish()
     }
@@ -91,7 +105,54 @@ impl Job {
             Work::Perft { pos, depth } => Finished::Perft {
                 divide: perft_divide(&pos, depth, stop),
             },
+            Work::Solve {
+                mut solver,
+                pos,
+                limits,
+            } => {
+                let solution = solver.solve(&pos, &limits, stop, &mut |p| emit(solve_info(p)));
+                Finished::Solve {
+                    solver,
+                    pos,
+                    solution,
+                }
+            }
         };
         JobDone { result }
+    }
+}
+
+/// `info nodes N nps N time MS hashfull H string <phase>`: UCI's keys, so
+/// that a GUI shows the numbers, and the phase as text.
+fn solve_info(p: &SolveProgress) -> String {
+    let phase = match p.phase {
+        SolvePhase::Deciding => "deciding".to_string(),
+        SolvePhase::Distance {
+            value: Value::Draw, ..
+        } => "draw proven".to_string(),
+        SolvePhase::Line {
+            value: Value::Draw, ..
+        } => "draw proven, walking the line".to_string(),
+        SolvePhase::Distance { value, plies } => {
+            format!("{} proven, distance {plies} so far", value_word(value))
+        }
+        SolvePhase::Line { value, plies } => {
+            format!("{} in {plies} plies, walking the line", value_word(value))
+        }
+    };
+    format!(
+        "info nodes {} nps {} time {} hashfull {} string {phase}",
+        p.nodes,
+        p.nps(),
+        p.time_ms,
+        p.hashfull
+    )
+}
+
+fn value_word(value: Value) -> &'static str {
+    match value {
+        Value::Win => "win",
+        Value::Draw => "draw",
+        Value::Loss => "loss",
     }
 }

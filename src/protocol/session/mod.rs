@@ -14,7 +14,9 @@ pub use job::{Job, JobDone};
 
 use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
-use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult};
+use crate::engine::{
+    DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult, Solution, Solver, Value,
+};
 
 use crate::rules::{Game, Position, RuleSet};
 use game::file_order;
@@ -80,6 +82,9 @@ pub struct Session {
     /// Made on first use, so that idle sessions hold no table; away while a
     /// job has it.
     engine: Option<Box<Engine>>,
+    /// The exact solver, likewise; its table outlives one solve, so that
+    /// solving the positions of one game in turn is cheap.
+    solver: Option<Box<Solver>>,
     running: Option<Running>,
 }
 
@@ -100,6 +105,7 @@ impl Session {
             options,
             state: State::AwaitingGaps(RuleSet::PAWNRACE),
             engine: None,
+            solver: None,
             running: None,
         }
     }
@@ -163,6 +169,22 @@ impl Session {
             Command::Go(limits) => return self.go(limits),
             // The empty sequence: nothing to run.
             Command::Perft(0) => self.game().map(|_| vec!["ok nodes 1".into()]),
+            Command::Solve(limits) => match self.game() {
+                Ok(g) => {
+                    let pos = *g.position();
+                    let hash = self.hash_mib;
+                    let solver = self
+                        .solver
+                        .take()
+                        .unwrap_or_else(|| Box::new(Solver::new(hash)));
+                    return self.start(Work::Solve {
+                        solver,
+                        pos,
+                        limits,
+                    });
+                }
+                Err(e) => Err(e),
+            },
             Command::Perft(depth) => match self.game() {
                 Ok(g) => {
                     return self.start(Work::Perft {
@@ -227,6 +249,14 @@ impl Session {
                     divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
                 lines.push(format!("ok nodes {total}"));
                 lines
+            }
+            Finished::Solve {
+                solver,
+                pos,
+                solution,
+            } => {
+                self.solver = Some(solver);
+                vec![solution_line(&pos, solution.as_ref())]
             }
             Finished::Perft { divide: None } => vec![error(
                 ErrorCode::Interrupted,
@@ -320,6 +350,9 @@ impl Session {
             if let Some(engine) = &mut self.engine {
                 engine.set_hash(mib);
             }
+            if let Some(solver) = &mut self.solver {
+                solver.set_hash(mib);
+            }
             Ok(vec![format!("ok setoption Hash {mib}")])
         } else if name.eq_ignore_ascii_case("move overhead") {
             let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
@@ -409,6 +442,29 @@ impl Session {
             None => vec!["bestmove (none)".into()],
         }
     }
+}
+
+/// `solution white plies 31 pv b2b4 ...`, or `solution unknown`: a budget
+/// that ran out is said so, never guessed.
+fn solution_line(pos: &Position, solution: Option<&Solution>) -> String {
+    let Some(s) = solution else {
+        return "solution unknown".into();
+    };
+    let side = pos.side_to_move();
+    let winner = match s.value {
+        Value::Win => side.name(),
+        Value::Loss => (!side).name(),
+        Value::Draw => "draw",
+    };
+    let mut line = format!("solution {winner} plies {}", s.plies);
+    if !s.pv.is_empty() {
+        line.push_str(" pv");
+        for m in &s.pv {
+            line.push(' ');
+            line.push_str(&m.to_string());
+        }
+    }
+    line
 }
 
 fn no_position() -> ParseError {
