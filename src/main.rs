@@ -40,6 +40,15 @@ enum Command {
     /// The exact value of a position (or of every gap opening), with the
     /// winner's shortest win and the loser's longest loss.
     Solve(cli::solve::SolveArgs),
+    /// One pawn each: `duel e2 e7 w` prints white, black or draw; with no
+    /// query, one query per stdin line.
+    Duel {
+        /// White's square, black's square, side to move (w or b).
+        query: Vec<String>,
+    },
+    /// UVa 10838, the 4x4 pawn game: boards on stdin, `white (N)` or
+    /// `black (N)` per board.
+    Mini4,
 }
 
 /// Settings of every session, whatever carries it.
@@ -92,6 +101,11 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => return cli::solve::run(args),
         Some(Command::ChessValidator) => return run_problem(problems::chess_validator::run),
         Some(Command::PawnValidator) => return run_problem(problems::pawn_validator::run),
+        Some(Command::Mini4) => return run_problem(problems::mini4::run),
+        Some(Command::Duel { query }) if query.is_empty() => {
+            return run_problem(problems::duel::run);
+        }
+        Some(Command::Duel { query }) => return cli::duel_once(&query.join(" ")),
     };
     init_tracing(serve_args.is_some());
     let common = parsed.common;

@@ -2,3 +2,20 @@
 
 pub mod progress;
 pub mod solve;
+
+use pawnrace::problems::duel;
+use std::process::ExitCode;
+
+/// `pawnrace duel e2 e7 w`: one answer, or the reason there is none.
+pub fn duel_once(query: &str) -> ExitCode {
+    match duel::parse_query(query).and_then(|(w, b, side)| duel::duel(w, b, side)) {
+        Ok(winner) => {
+            println!("{}", duel::answer_word(winner));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pawnrace duel: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

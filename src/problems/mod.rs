@@ -3,6 +3,8 @@
 //! anything wrong with the input explained on a separate error stream.
 
 pub mod chess_validator;
+pub mod duel;
+pub mod mini4;
 pub mod pawn_validator;
 
 use std::io::{self, BufRead, Write};
