@@ -6,7 +6,6 @@ use super::time::{Budget, Clock};
 use super::tt::{Bound, Table};
 use super::{Limits, Score, SearchInfo, SearchResult};
 use crate::rules::{Gaps, MAX_MOVES, Move, MoveList, NoMoves, Position, RuleSet};
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -217,9 +216,6 @@ fn from_score(s: Score) -> i32 {
 /// The state of one search.
 struct Searcher<'a> {
     tt: &'a mut Table,
-    /// Mixed into every key, so that a table shared between rule sets never
-    /// mistakes one game's position for another's.
-    salt: u64,
     no_moves: NoMoves,
     node_limit: u64,
     budget: &'a Budget,
@@ -246,11 +242,8 @@ impl<'a> Searcher<'a> {
         clock: &'a Clock,
         stop: &'a AtomicBool,
     ) -> Searcher<'a> {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        rules.hash(&mut hasher);
         Searcher {
             tt,
-            salt: hasher.finish(),
             no_moves: rules.no_moves(),
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             budget,
@@ -265,10 +258,6 @@ impl<'a> Searcher<'a> {
             pv: Box::new([[None; MAX_PLY as usize]; MAX_PLY as usize]),
             pv_len: [0; MAX_PLY as usize],
         }
-    }
-
-    fn key(&self, pos: &Position) -> u64 {
-        pos.hash() ^ self.salt
     }
 
     /// Counts a node and decides whether the search must end now.
@@ -395,7 +384,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let key = self.key(pos);
+        let key = pos.hash();
         if !self.aborted {
             self.tt
                 .store(key, 0, depth, alpha, Bound::Exact, Some(best));
@@ -450,7 +439,7 @@ impl<'a> Searcher<'a> {
         if alpha >= beta {
             return alpha;
         }
-        let key = self.key(pos);
+        let key = pos.hash();
         let hit = self.tt.probe(key, ply);
         if let Some(h) = hit
             && !pv_node

@@ -1,7 +1,7 @@
 //! Positions: validated construction, move generation, making moves, outcomes.
 
 use super::ruleset::{Gaps, RuleSet};
-use super::square::{Bitboard, Color, Square};
+use super::square::{Bitboard, Color, Square, mix};
 use std::fmt;
 
 /// A position of a pawn game: both sides' pawns, the side to move, and the
@@ -215,10 +215,13 @@ impl Position {
 
     /// A 64-bit key for transposition tables, derived from scratch: the state
     /// is two words, so mixing them costs less than keeping keys incrementally.
+    /// The rule set is part of it: the same pawns under other rules are
+    /// another position, and one table may serve several games.
     #[inline]
     pub fn hash(&self) -> u64 {
-        let mut h =
-            mix(self.pawns[0].0) ^ mix(self.pawns[1].0 ^ 0x5851_F42D_4C95_7F2D).rotate_left(23);
+        let mut h = mix(self.pawns[0].0)
+            ^ mix(self.pawns[1].0 ^ 0x5851_F42D_4C95_7F2D).rotate_left(23)
+            ^ self.rules.key();
         if self.side == Color::Black {
             h ^= 0x2545_F491_4F6C_DD1D;
         }
@@ -242,15 +245,6 @@ impl Position {
                 .map(|sq| Square::new(sq.file(), self.rules.height() - 1 - sq.rank())),
         }
     }
-}
-
-/// The splitmix64 finaliser: a fast, well-spread bijection of 64-bit words.
-#[inline]
-const fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]
@@ -379,5 +373,19 @@ mod tests {
         assert_eq!(m.mirror(), p);
         assert_eq!(m.legal_moves().len(), p.legal_moves().len());
         assert_ne!(m.hash(), p.hash());
+    }
+
+    #[test]
+    fn equal_pawns_under_other_rules_hash_apart() {
+        let (w, b) = (sq("b2").bb(), sq("c3").bb());
+        let custom = RuleSet::new(4, 4, 1, true, false, true, crate::rules::NoMoves::Draw).unwrap();
+        let keys: Vec<u64> = [RuleSet::PAWNRACE, RuleSet::MINI4, custom]
+            .into_iter()
+            .map(|r| Position::new(r, w, b, Color::White, None).unwrap().hash())
+            .collect();
+        assert!(
+            keys[0] != keys[1] && keys[1] != keys[2] && keys[0] != keys[2],
+            "{keys:?}"
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! A rule set is a value. Everything else (move generation, outcomes, position
 //! text, the solver) reads it instead of branching on a game's name.
 
-use super::square::{Bitboard, Color, Square};
+use super::square::{Bitboard, Color, Square, mix};
 use std::fmt;
 use std::str::FromStr;
 
@@ -75,6 +75,9 @@ pub struct RuleSet {
     /// Indexed by colour: where a single step from the home rank lands, the
     /// only squares a double step may continue from.
     double_from: [Bitboard; 2],
+    /// Mixed into every position key: equal pawns under other rules are
+    /// another position.
+    key: u64,
 }
 
 /// Why a rule set cannot exist.
@@ -198,7 +201,11 @@ impl RuleSet {
         } else {
             (0, 0)
         };
+        let flags = double_step as u64 | (en_passant as u64) << 1 | (gaps as u64) << 2;
+        let no_moves_loses = matches!(no_moves, NoMoves::Loss) as u64;
+        let shape = width as u64 | (height as u64) << 8 | (home_rank as u64) << 16;
         RuleSet {
+            key: mix(shape | flags << 24 | no_moves_loses << 32),
             variant,
             width,
             height,
@@ -245,6 +252,11 @@ impl RuleSet {
 
     pub const fn no_moves(&self) -> NoMoves {
         self.no_moves
+    }
+
+    /// What this rule set adds to a position's key.
+    pub const fn key(&self) -> u64 {
+        self.key
     }
 
     pub const fn board(&self) -> Bitboard {
