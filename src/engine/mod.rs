@@ -5,6 +5,7 @@
 pub mod bench;
 mod eval;
 pub mod openings;
+mod proven;
 mod search;
 mod solver;
 mod time;
@@ -46,6 +47,9 @@ pub struct SearchInfo {
     pub nodes: u64,
     pub time_ms: u64,
     pub pv: Vec<Move>,
+    /// Set when the score is a proof, not an estimate: the exact result for
+    /// the side to move and its distance in plies.
+    pub proven: Option<(Value, u32)>,
 }
 
 impl SearchInfo {

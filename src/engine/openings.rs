@@ -70,12 +70,14 @@ impl Openings {
             .map(|(&(white, black), p)| (Gaps { white, black }, p))
     }
 
-    /// Gaps that are best for black by the table: a black win (the fastest),
-    /// else a draw, else the slowest white win; `None` if nothing is proven.
-    pub fn best_for_black(&self) -> Option<Gaps> {
-        self.iter()
-            .filter_map(|(gaps, proof)| match proof {
-                Proof::Proven { winner, plies, .. } => {
+    /// Gaps that are best for black by the table: the fastest proven black
+    /// win; failing that, once every pair is proven, a draw or else the
+    /// slowest white win. `None` while the table cannot say.
+    pub fn best_for_black(&self, width: u8) -> Option<Gaps> {
+        let mut complete = true;
+        let best = Gaps::all(width)
+            .filter_map(|gaps| match self.get(gaps) {
+                Some(Proof::Proven { winner, plies, .. }) => {
                     let rank = match winner {
                         Some(Color::Black) => (2, -(*plies as i64)),
                         None => (1, 0),
@@ -83,10 +85,20 @@ impl Openings {
                     };
                     Some((rank, gaps))
                 }
-                Proof::Unknown(_) => None,
+                _ => {
+                    complete = false;
+                    None
+                }
             })
-            .max_by_key(|(rank, gaps)| (*rank, std::cmp::Reverse((gaps.white, gaps.black))))
-            .map(|(_, gaps)| gaps)
+            // The first pair in text order wins a tie.
+            .fold(
+                None,
+                |best: Option<((i32, i64), Gaps)>, (rank, gaps)| match best {
+                    Some((r, _)) if r >= rank => best,
+                    _ => Some((rank, gaps)),
+                },
+            )?;
+        (best.0.0 == 2 || complete).then_some(best.1)
     }
 
     /// Reads the text form; `#` starts a comment line.
@@ -326,7 +338,27 @@ mod tests {
         assert!(
             matches!(ah, Proof::Proven { winner: Some(Color::White), plies: 3, keep, .. } if keep == &vec![mv("b2b4")])
         );
-        assert_eq!(table.best_for_black(), Some("CD".parse().unwrap()));
+        assert_eq!(table.best_for_black(8), Some("CD".parse().unwrap()));
+        let partial = Openings::parse("AH white 3 pv b2b4 a7a5 b4b5\nDD draw 1 pv a2a3\n").unwrap();
+        assert_eq!(
+            partial.best_for_black(8),
+            None,
+            "unproven pairs may hold a black win"
+        );
+        let mut full = Openings::default();
+        for g in Gaps::all(2) {
+            full.insert(
+                g,
+                Proof::Proven {
+                    winner: Some(Color::White),
+                    plies: 5 + g.black as u32,
+                    line: vec![],
+                    keep: vec![],
+                    unsettled: vec![],
+                },
+            );
+        }
+        assert_eq!(full.best_for_black(2), Some("AB".parse().unwrap()));
     }
 
     #[test]

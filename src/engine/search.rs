@@ -2,6 +2,7 @@
 //! transposition table, and the choice of gaps.
 
 use super::eval::{EVAL_LIMIT, evaluate, threatens_win};
+use super::solver::Solver;
 use super::time::{Budget, Clock};
 use super::tt::{Bound, Table};
 use super::{Limits, Score, SearchInfo, SearchResult};
@@ -26,21 +27,40 @@ const GAPS_DEPTH: u32 = 6;
 
 pub struct Engine {
     tt: Table,
+    hash_mib: usize,
+    /// The exact solver behind perfect play, made on first use with a table
+    /// as large as the search's.
+    pub(super) solver: Option<Box<Solver>>,
 }
 
 impl Engine {
     pub fn new(hash_mib: usize) -> Engine {
         Engine {
             tt: Table::new(hash_mib),
+            hash_mib,
+            solver: None,
         }
     }
 
     pub fn set_hash(&mut self, mib: usize) {
         self.tt = Table::new(mib);
+        self.hash_mib = mib;
+        if let Some(solver) = &mut self.solver {
+            solver.set_hash(mib);
+        }
     }
 
     pub fn new_game(&mut self) {
         self.tt.clear();
+        if let Some(solver) = &mut self.solver {
+            solver.clear();
+        }
+    }
+
+    pub(super) fn solver(&mut self) -> &mut Solver {
+        let mib = self.hash_mib;
+        self.solver
+            .get_or_insert_with(|| Box::new(Solver::new(mib)))
     }
 
     pub fn search(
@@ -52,6 +72,9 @@ impl Engine {
     ) -> SearchResult {
         let clock = Clock::start();
         let budget = Budget::for_search(limits, pos.side_to_move());
+        if let Some(result) = self.proven(pos, &budget, &clock, stop, info) {
+            return result;
+        }
         let result = self.iterate(pos, limits, &budget, &clock, stop, info);
         if limits.infinite {
             // `go infinite` ends only on `stop`, even after a proof or the
@@ -130,6 +153,7 @@ impl Engine {
                 nodes: s.nodes,
                 time_ms: clock.elapsed_ms(),
                 pv: pv.clone(),
+                proven: None,
             });
             // A proven result within the searched depth cannot change.
             if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth {
@@ -149,9 +173,14 @@ impl Engine {
         }
     }
 
-    /// Black's choice of gaps: every pair's start is searched with white to
-    /// move and the pair worst for white wins; ties go to the first pair.
+    /// Black's choice of gaps: the openings table's when it can tell (a proven
+    /// black win, or every pair proven); otherwise every pair's start is
+    /// searched with white to move and the pair worst for white wins; ties go
+    /// to the first pair.
     pub fn choose_gaps(&mut self, rules: &RuleSet, limits: &Limits, stop: &AtomicBool) -> Gaps {
+        if let Some(gaps) = super::proven::gaps_from_openings(rules) {
+            return gaps;
+        }
         let pairs: Vec<(Gaps, Position)> = Gaps::all(rules.width())
             .filter_map(|g| Position::start(*rules, Some(g)).ok().map(|p| (g, p)))
             .collect();

@@ -91,7 +91,12 @@ impl Job {
                 pos,
                 limits,
             } => {
-                let result = engine.search(&pos, &limits, stop, &mut |info| emit(info_line(info)));
+                let result = engine.search(&pos, &limits, stop, &mut |info| {
+                    if let Some((value, plies)) = info.proven {
+                        emit(proven_line(value, plies));
+                    }
+                    emit(info_line(info))
+                });
                 Finished::Search { engine, result }
             }
             Work::ChooseGaps {
@@ -147,6 +152,14 @@ fn solve_info(p: &SolveProgress) -> String {
         p.time_ms,
         p.hashfull
     )
+}
+
+/// `info string proven win in 29 plies`: the score that follows is exact.
+fn proven_line(value: Value, plies: u32) -> String {
+    match value {
+        Value::Draw => "info string proven draw".into(),
+        _ => format!("info string proven {} in {plies} plies", value_word(value)),
+    }
 }
 
 fn value_word(value: Value) -> &'static str {
