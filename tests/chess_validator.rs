@@ -5,8 +5,9 @@ use pawnrace::chess::{
     DIAGONAL, Game, Invalid, Movement, ORTHOGONAL, PieceKind, Variant, symmetric,
 };
 use pawnrace::problems::chess_validator;
-use std::io::Write;
-use std::process::{Command, Stdio};
+
+mod common;
+use common::run_binary as binary;
 
 fn data(name: &str) -> String {
     let path = format!("{}/tests/data/s1/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -27,23 +28,6 @@ fn run_game(game: Game, input: &str) -> String {
     let mut out = Vec::new();
     chess_validator::run_game(game, input.as_bytes(), &mut out, std::io::sink()).unwrap();
     String::from_utf8(out).unwrap()
-}
-
-fn binary(args: &[&str], input: &[u8]) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pawnrace"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
 }
 
 const START: &str = "\

@@ -1,17 +1,9 @@
 //! The command line's own subcommands, run as a user would.
 
-use std::process::Command;
+mod common;
 
 fn pawnrace(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pawnrace"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    common::run_binary(args, b"")
 }
 
 #[test]

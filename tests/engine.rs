@@ -6,21 +6,8 @@ use pawnrace::rules::{Color, Gaps, Move, NoMoves, Position, RuleSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// xorshift64*: enough randomness for varied games, reproducible by seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 fn fen(text: &str) -> Position {
     Position::from_fen(text, RuleSet::PAWNRACE).unwrap()

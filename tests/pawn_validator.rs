@@ -6,8 +6,8 @@ use pawnrace::chess::{Game, Invalid, Move, PieceKind, PlayError, Square, Variant
 use pawnrace::problems::pawn_validator::{self, first_incorrect};
 use pawnrace::rules::{Color, Gaps, Position, RuleSet};
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Stdio};
+
+mod common;
 
 const EXAMPLE: &str = "3
 b2b3 b8c6 c2c4 c7c5
@@ -53,22 +53,9 @@ fn the_example_reasons_are_the_blocked_push_and_the_long_diagonal() {
 
 #[test]
 fn the_binary_answers_the_example() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pawnrace"))
-        .arg("pawn-validator")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(EXAMPLE.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "4 0 5\n");
+    let (ok, out, _) = common::run_binary(&["pawn-validator"], EXAMPLE.as_bytes());
+    assert!(ok);
+    assert_eq!(out, "4 0 5\n");
 }
 
 #[test]

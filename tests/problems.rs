@@ -2,29 +2,11 @@
 
 use pawnrace::problems::duel::{Duels, answer_word};
 use pawnrace::rules::{Color, Square};
-use std::io::Write;
-use std::process::{Command, Stdio};
+
+mod common;
 
 fn pawnrace(args: &[&str], input: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pawnrace"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    common::run_binary(args, input.as_bytes())
 }
 
 #[test]

@@ -8,6 +8,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::Rng;
+
 /// Value and distance by full-width minimax, memoised: the winner takes the
 /// shortest win, the loser the longest loss. Draws carry no distance.
 fn minimax(pos: &Position, memo: &mut HashMap<Position, (Value, u32)>) -> (Value, u32) {
@@ -49,21 +52,6 @@ fn minimax(pos: &Position, memo: &mut HashMap<Position, (Value, u32)>) -> (Value
     result
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random legal position with up to `max` pawns a side, home squares
 /// favoured, then up to two random moves so that en passant squares and
 /// stalemates turn up.
@@ -72,25 +60,25 @@ fn random_position(rng: &mut Rng, rules: RuleSet, max: u64) -> Option<Position> 
     for color in Color::BOTH {
         let area: Vec<Square> = rules.pawn_area(color).collect();
         let home: Vec<Square> = (Bitboard::rank(rules.home_rank(color)) & rules.board()).collect();
-        for _ in 0..=rng.below(max) {
+        for _ in 0..=rng.below(max as usize) {
             let sq = if rng.below(3) == 0 {
-                home[rng.below(home.len() as u64) as usize]
+                home[rng.below(home.len())]
             } else {
-                area[rng.below(area.len() as u64) as usize]
+                area[rng.below(area.len())]
             };
             if !(pawns[0] | pawns[1]).has(sq) {
                 pawns[color.index()] |= sq.bb();
             }
         }
     }
-    let side = [Color::White, Color::Black][rng.below(2) as usize];
+    let side = [Color::White, Color::Black][rng.below(2)];
     let mut pos = Position::new(rules, pawns[0], pawns[1], side, None).ok()?;
     for _ in 0..rng.below(3) {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             break;
         }
-        pos = pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+        pos = pos.play_unchecked(moves[rng.below(moves.len())]);
     }
     Some(pos)
 }

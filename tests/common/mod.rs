@@ -326,3 +326,41 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     }
     p[pi..].iter().all(|&c| c == '*')
 }
+
+/// Runs the binary with `args` and `input` on stdin: whether it succeeded,
+/// its stdout and its stderr.
+pub fn run_binary(args: &[&str], input: &[u8]) -> (bool, String, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // A program that exits without reading its input closes the pipe; that
+    // is its business, not a test failure.
+    let _ = child.stdin.take().expect("stdin is piped").write_all(input);
+    let out = child.wait_with_output().expect("the binary finishes");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// xorshift64*: enough randomness for varied positions, reproducible by seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
