@@ -12,7 +12,7 @@ use super::search::Engine;
 use super::solver::{SolveLimits, Value};
 use super::time::{Budget, Clock};
 use super::{Score, SearchInfo, SearchResult};
-use crate::rules::{Color, Gaps, Move, Position, RuleSet};
+use crate::rules::{Gaps, Move, Position, RuleSet};
 use std::sync::atomic::AtomicBool;
 
 /// The solver may take up to this fraction (1/n) of a move's time.
@@ -77,35 +77,44 @@ pub(super) fn proven_score(value: Value, plies: u32) -> Score {
     }
 }
 
-/// The table's proof when `pos` is the start of a proven Pawn Race opening:
-/// the value for white, the distance and the optimal line.
+/// The table's proof when `pos` lies on the optimal line of a proven Pawn
+/// Race opening (its start, or any position the line passes through): the
+/// value for the side to move, the distance left and the rest of the line.
+/// Off the line the solver has to prove the position itself.
 fn from_openings(pos: &Position, table: &Openings) -> Option<(Value, u32, Vec<Move>)> {
-    if *pos.rules() != RuleSet::PAWNRACE || pos.side_to_move() != Color::White {
+    if *pos.rules() != RuleSet::PAWNRACE {
         return None;
     }
-    let (_, proof) = table
-        .iter()
-        .find(|(gaps, _)| Position::start(RuleSet::PAWNRACE, Some(*gaps)).ok() == Some(*pos))?;
-    match proof {
-        Proof::Proven {
+    table.iter().find_map(|(gaps, proof)| {
+        let Proof::Proven {
             winner,
             plies,
             line,
             ..
-        } => {
-            let value = match winner {
-                Some(Color::White) => Value::Win,
-                Some(Color::Black) => Value::Loss,
-                None => Value::Draw,
-            };
-            Some((value, *plies, line.clone()))
+        } = proof
+        else {
+            return None;
+        };
+        let mut at = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
+        for (k, m) in line.iter().enumerate() {
+            if at == *pos {
+                let value = match winner {
+                    None => Value::Draw,
+                    Some(w) if *w == pos.side_to_move() => Value::Win,
+                    Some(_) => Value::Loss,
+                };
+                return Some((value, plies.saturating_sub(k as u32), line[k..].to_vec()));
+            }
+            if !at.is_legal(*m) {
+                return None;
+            }
+            at = at.play_unchecked(*m);
         }
-        Proof::Unknown(_) => None,
-    }
+        None
+    })
 }
 
-/// Black's choice of gaps by the table: a proven black win if there is one,
-/// else the best proven result for black.
+/// Black's choice of gaps by the table (see [`Openings::best_for_black`]).
 pub(super) fn gaps_from_openings(rules: &RuleSet) -> Option<Gaps> {
     (*rules == RuleSet::PAWNRACE)
         .then(|| Openings::builtin().best_for_black(rules.width()))
@@ -116,6 +125,7 @@ pub(super) fn gaps_from_openings(rules: &RuleSet) -> Option<Gaps> {
 mod tests {
     use super::*;
     use crate::engine::Limits;
+    use crate::rules::parse_move;
 
     #[test]
     fn proven_scores_count_whole_moves() {
@@ -127,7 +137,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_answers_its_openings_only() {
+    fn the_table_answers_along_its_lines_only() {
         let text = "AH white 3 pv b2b4 a7a5 b4b5\n";
         let table = Openings::parse(text).unwrap();
         let start = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
@@ -138,8 +148,15 @@ mod tests {
         );
         let other = Position::start(RuleSet::PAWNRACE, Some("BH".parse().unwrap())).unwrap();
         assert!(from_openings(&other, &table).is_none());
-        let after = start.play_unchecked(start.legal_moves()[0]);
-        assert!(from_openings(&after, &table).is_none());
+        // One ply along the line, black to move, is a loss in two.
+        let on_line = start.play_unchecked(parse_move(&start, "b2b4").unwrap());
+        let (value, plies, pv) = from_openings(&on_line, &table).unwrap();
+        assert_eq!(
+            (value, plies, pv[0].to_string()),
+            (Value::Loss, 2, "a7a5".to_string())
+        );
+        let off_line = start.play_unchecked(parse_move(&start, "c2c4").unwrap());
+        assert!(from_openings(&off_line, &table).is_none());
     }
 
     /// A won race with the clock running: the engine proves it, says so, and
