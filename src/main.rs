@@ -4,7 +4,7 @@ mod cli;
 
 use clap::{Args, Parser, Subcommand};
 use pawnrace::autorunner;
-use pawnrace::engine::bench;
+use pawnrace::engine::{Limits, bench};
 use pawnrace::problems;
 use pawnrace::protocol::SessionOptions;
 use pawnrace::rules::Color;
@@ -95,9 +95,14 @@ struct AutorunnerArgs {
     #[arg(value_parser = autorunner::parse_colour)]
     colour: Color,
     /// Thinking time per move (and for black's choice of gaps), ms; the
-    /// tournament allows 5000.
-    #[arg(long, default_value_t = autorunner::DEFAULT_MOVETIME_MS)]
-    movetime: u64,
+    /// tournament allows 5000. Default 1000, unless --depth is given.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search every move to this depth. Alone, it makes games reproducible
+    /// (no clock, so no proof lookup either); with --movetime, whichever
+    /// limit comes first ends the search.
+    #[arg(long)]
+    depth: Option<u32>,
 }
 
 #[derive(Args, Debug)]
@@ -207,8 +212,18 @@ fn init_tracing(default: &str) {
 /// default: they are what a person debugging a pairing needs to see.
 fn run_autorunner(args: AutorunnerArgs, hash_mib: usize) -> ExitCode {
     init_tracing("info");
-    let mut config = autorunner::Config::with_movetime(args.movetime);
-    config.hash_mib = hash_mib;
+    let movetime = match (args.movetime, args.depth) {
+        (None, None) => Some(autorunner::DEFAULT_MOVETIME_MS),
+        (movetime, _) => movetime,
+    };
+    let config = autorunner::Config {
+        limits: Limits {
+            movetime_ms: movetime,
+            depth: args.depth,
+            ..Limits::default()
+        },
+        hash_mib,
+    };
     match autorunner::run(
         args.colour,
         io::stdin().lock(),
