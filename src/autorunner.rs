@@ -13,9 +13,11 @@
 //! move (a prompt, a board dump) is logged and skipped; so is a well-formed
 //! move the position does not allow, since it is more likely an echo or a
 //! stray line than the opponent's real move, and giving up would forfeit a
-//! game the harness may still carry on. (An opponent that echoes our own
-//! move is harmless: our pawn now stands on that move's square, so the echo
-//! is never legal for the other side.)
+//! game the harness may still carry on. (An echo of our own move is mostly
+//! caught by this: our pawn now stands on its square, so the echo of a step
+//! or of any coordinates is illegal for the other side. The SAN of a
+//! capture, `dxe5`, can name an opponent's capture too and is read as one;
+//! an echoing bot could not play in the harness anyway.)
 
 use crate::engine::{Engine, Limits};
 use crate::rules::{Color, Gaps, Move, MoveError, Outcome, Position, RuleSet, parse_move, san};
@@ -368,6 +370,14 @@ mod tests {
         }
         for text in ["e5", "a2a3", "e7e5", "exd3"] {
             assert!(matches!(read_move(&p, text), Reading::Illegal(_)), "{text}");
+        }
+        // Our own e4 echoed back to us, as black.
+        let after = p.play_unchecked(mv("e2", "e4"));
+        for text in ["e4", "e2e4", "E2-E4"] {
+            assert!(
+                matches!(read_move(&after, text), Reading::Illegal(_)),
+                "{text}"
+            );
         }
     }
 

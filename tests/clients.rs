@@ -28,6 +28,8 @@ fn python(script: &str, port: u16, args: &[&str]) -> Run {
         .arg(&path)
         .args(["--port", &port])
         .args(args)
+        // Keep the source tree as it was checked out.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
