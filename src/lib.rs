@@ -3,7 +3,10 @@
 //! Dependencies flow one way: `server` -> `protocol` -> `engine` -> `rules`.
 //! The classic problems' front ends sit beside them: `problems` -> `chess`
 //! (a full-chess model with pieces as data) -> `rules` (for colours only).
+//! `autorunner` plays one game in the Imperial College harness's protocol
+//! with `engine` and `rules`.
 
+pub mod autorunner;
 pub mod chess;
 pub mod engine;
 pub mod problems;

@@ -3,9 +3,11 @@
 mod cli;
 
 use clap::{Args, Parser, Subcommand};
-use pawnrace::engine::bench;
+use pawnrace::autorunner;
+use pawnrace::engine::{Limits, bench};
 use pawnrace::problems;
 use pawnrace::protocol::SessionOptions;
+use pawnrace::rules::Color;
 use pawnrace::server::{self, ServerConfig};
 use std::io::{self, Stderr, StdinLock, StdoutLock};
 use std::net::SocketAddr;
@@ -49,6 +51,9 @@ enum Command {
     /// UVa 10838, the 4x4 pawn game: boards on stdin, `white (N)` or
     /// `black (N)` per board.
     Mini4,
+    /// Play one game in the Imperial College autorunner's protocol: gaps,
+    /// then SAN moves, one a line (`autorunner W` or `autorunner B`).
+    Autorunner(AutorunnerArgs),
 }
 
 /// Settings of every session, whatever carries it.
@@ -85,6 +90,22 @@ struct ServeArgs {
 }
 
 #[derive(Args, Debug)]
+struct AutorunnerArgs {
+    /// The colour to play: W or B (also white, black, any case).
+    #[arg(value_parser = autorunner::parse_colour)]
+    colour: Color,
+    /// Thinking time per move (and for black's choice of gaps), ms; the
+    /// tournament allows 5000. Default 1000, unless --depth is given.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search every move to this depth. Alone, it makes games reproducible
+    /// (no clock, so no proof lookup either); with --movetime, whichever
+    /// limit comes first ends the search.
+    #[arg(long)]
+    depth: Option<u32>,
+}
+
+#[derive(Args, Debug)]
 struct BenchArgs {
     /// Depth to search every position to.
     #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
@@ -106,8 +127,9 @@ fn main() -> ExitCode {
             return run_problem(problems::duel::run);
         }
         Some(Command::Duel { query }) => return cli::duel_once(&query.join(" ")),
+        Some(Command::Autorunner(args)) => return run_autorunner(args, parsed.common.hash),
     };
-    init_tracing(serve_args.is_some());
+    init_tracing(if serve_args.is_some() { "info" } else { "warn" });
     let common = parsed.common;
     let mut config = ServerConfig {
         max_line_length: common.max_line_length,
@@ -172,10 +194,10 @@ async fn serve(addr: SocketAddr, config: ServerConfig) -> ExitCode {
     }
 }
 
-/// Logs go to stderr: stdout belongs to the protocol.
-fn init_tracing(serving: bool) {
+/// Logs go to stderr: stdout belongs to the protocol. `default` is the
+/// level when `RUST_LOG` does not say.
+fn init_tracing(default: &str) {
     use tracing_subscriber::EnvFilter;
-    let default = if serving { "info" } else { "warn" };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
@@ -183,6 +205,37 @@ fn init_tracing(serving: bool) {
         .with_ansi(ansi)
         .with_env_filter(filter)
         .init();
+}
+
+/// `pawnrace autorunner W|B` on the standard streams. The harness only
+/// reads stdout, so the lines we skip are shown on stderr at `info` by
+/// default: they are what a person debugging a pairing needs to see.
+fn run_autorunner(args: AutorunnerArgs, hash_mib: usize) -> ExitCode {
+    init_tracing("info");
+    let movetime = match (args.movetime, args.depth) {
+        (None, None) => Some(autorunner::DEFAULT_MOVETIME_MS),
+        (movetime, _) => movetime,
+    };
+    let config = autorunner::Config {
+        limits: Limits {
+            movetime_ms: movetime,
+            depth: args.depth,
+            ..Limits::default()
+        },
+        hash_mib,
+    };
+    match autorunner::run(
+        args.colour,
+        io::stdin().lock(),
+        io::stdout().lock(),
+        &config,
+    ) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pawnrace autorunner: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `pawnrace bench`: one line per position, then the totals.

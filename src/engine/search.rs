@@ -190,7 +190,7 @@ impl Engine {
         let count = pairs.len() as u64;
         let budget = Budget::for_search(limits, crate::rules::Color::Black);
         let per_pair = budget.total_ms().map(|ms| (ms / count).max(1));
-        let sub = Limits {
+        let mut sub = Limits {
             depth: if per_pair.is_some() {
                 limits.depth
             } else {
@@ -198,13 +198,27 @@ impl Engine {
             },
             nodes: limits.nodes.map(|n| (n / count).max(1)),
             movetime_ms: per_pair,
+            // The budget already kept the overhead back, once for the whole
+            // choice; kept back again from every pair's share, a one-second
+            // choice gave each pair 1 ms.
+            move_overhead_ms: 0,
             ..Limits::default()
         };
+        let clock = Clock::start();
         let mut chosen = first;
         let mut worst = INFINITY;
-        for (gaps, pos) in pairs {
+        for (searched, (gaps, pos)) in pairs.into_iter().enumerate() {
             if stop.load(Ordering::Relaxed) {
                 break;
+            }
+            // Each search runs a little past its share; sharing out what is
+            // left, rather than a fixed slice, keeps 64 of them in budget.
+            if let Some(total) = budget.total_ms() {
+                let left = total.saturating_sub(clock.elapsed_ms());
+                if left == 0 && searched > 0 {
+                    break;
+                }
+                sub.movetime_ms = Some((left / (count - searched as u64)).max(1));
             }
             let result = self.search(&pos, &sub, stop, &mut |_| {});
             if stop.load(Ordering::Relaxed) {

@@ -153,8 +153,13 @@ pub struct StdioProcess {
 
 impl StdioProcess {
     pub fn spawn(args: &[&str]) -> StdioProcess {
+        StdioProcess::spawn_with_env(args, &[])
+    }
+
+    pub fn spawn_with_env(args: &[&str], env: &[(&str, &str)]) -> StdioProcess {
         let mut child = Command::new(BIN)
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -1,0 +1,236 @@
+"""A small asyncio client for the pawnrace protocol over TCP.
+
+Standard library only. The one rule every client must follow (protocol.md,
+"Replies"): send a command, then read lines until its single final line --
+``uciok``, ``readyok``, ``bestmove ...``, ``ok ...`` or ``error ...``. Every
+other line of the reply comes before it. A client that sends the next
+command before the final line of the previous one risks landing it in the
+middle of a search (``go`` runs in the background on the server).
+
+    async with await Client.connect("127.0.0.1", 7878) as pr:
+        await pr.newgame()
+        await pr.gaps("AH")
+        await pr.move("e4")
+        reply = await pr.go(movetime=500)
+        print(reply.bestmove)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+__all__ = [
+    "Client",
+    "GoReply",
+    "MoveReply",
+    "PawnraceError",
+    "is_final",
+]
+
+# A search's own time plus this is how long we wait for its bestmove: the
+# server answers within the movetime, so waiting longer means it is gone.
+_SLACK_SECONDS = 30.0
+
+
+def is_final(line: str) -> bool:
+    """Whether ``line`` ends a reply (the protocol's final-line rule)."""
+    if line in ("uciok", "readyok"):
+        return True
+    word = line.split(" ", 1)[0]
+    return word in ("bestmove", "ok", "error")
+
+
+class PawnraceError(Exception):
+    """A command answered ``error <code> <detail>``.
+
+    ``code`` is stable and meant for programs (``illegal-move``, ``busy``,
+    ...); ``detail`` is for people and may change.
+    """
+
+    def __init__(self, command: str, code: str, detail: str, lines: List[str]):
+        super().__init__(f"{command!r}: error {code} {detail}".rstrip())
+        self.command = command
+        self.code = code
+        self.detail = detail
+        self.lines = lines
+
+
+@dataclass
+class MoveReply:
+    """``ok move e2e4 san e4 [result white-wins promotion e8]``."""
+
+    coordinates: str
+    san: str
+    # ``None`` while the game goes on; else e.g. ``white-wins promotion e8``.
+    result: Optional[str] = None
+
+
+@dataclass
+class GoReply:
+    """What a ``go`` answered.
+
+    ``bestmove`` is the engine's move in coordinates (already played on the
+    session's board), ``None`` for ``bestmove (none)`` or when the engine
+    chose gaps instead (then ``gaps`` is set). ``result`` is set when the
+    engine's move ended the game.
+    """
+
+    bestmove: Optional[str]
+    gaps: Optional[str] = None
+    result: Optional[str] = None
+    info: List[str] = field(default_factory=list)
+
+
+class Client:
+    """One protocol session over one TCP connection."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self._reader = reader
+        self._writer = writer
+        # Commands are strictly one at a time: the framing rule depends on it.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def connect(
+        cls, host: str = "127.0.0.1", port: int = 7878, timeout: float = 10.0
+    ) -> "Client":
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port), timeout
+        )
+        return cls(reader, writer)
+
+    async def __aenter__(self) -> "Client":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        self._writer.close()
+        try:
+            await self._writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+    async def _read_line(self, timeout: Optional[float]) -> str:
+        raw = await asyncio.wait_for(self._reader.readline(), timeout)
+        if not raw:
+            raise ConnectionError("the server closed the connection")
+        return raw.decode("utf-8", "replace").rstrip("\r\n")
+
+    async def command(
+        self, line: str, *, timeout: Optional[float] = 30.0, check: bool = True
+    ) -> Tuple[List[str], str]:
+        """Sends one command; returns ``(lines, final)``.
+
+        ``lines`` are the reply's lines before the final one (info lines,
+        board rows, move lists). An ``error`` final raises PawnraceError
+        unless ``check`` is false. ``timeout`` bounds each line's wait.
+        """
+        if "\n" in line or "\r" in line:
+            raise ValueError("a command is one line")
+        async with self._lock:
+            self._writer.write(line.encode() + b"\n")
+            await self._writer.drain()
+            lines: List[str] = []
+            while True:
+                reply = await self._read_line(timeout)
+                if is_final(reply):
+                    break
+                lines.append(reply)
+        if check and reply.startswith("error"):
+            parts = reply.split(" ", 2)
+            code = parts[1] if len(parts) > 1 else ""
+            detail = parts[2] if len(parts) > 2 else ""
+            raise PawnraceError(line, code, detail, lines)
+        return lines, reply
+
+    async def isready(self) -> None:
+        await self.command("isready")
+
+    async def newgame(self, variant: str = "") -> str:
+        """``ok newgame pawnrace awaiting gaps`` and the like."""
+        _, final = await self.command(f"newgame {variant}".strip())
+        return final
+
+    async def gaps(self, gaps: str) -> str:
+        """Black's choice, white's gap first (``AH``); returns the gaps."""
+        _, final = await self.command(f"gaps {gaps}")
+        return final.split()[-1]
+
+    async def move(self, move: str) -> MoveReply:
+        _, final = await self.command(f"move {move}")
+        return _move_reply(final)
+
+    async def moves(self) -> List[Tuple[str, str]]:
+        """The legal moves as ``(coordinates, san)`` pairs."""
+        lines, _ = await self.command("moves")
+        found = []
+        for line in lines:
+            words = line.split()
+            if len(words) >= 4 and words[0] == "move" and words[2] == "san":
+                found.append((words[1], words[3]))
+        return found
+
+    async def go(self, **limits) -> GoReply:
+        """``go`` with limits as keywords: ``go(movetime=500)``,
+        ``go(depth=6)``, ``go(wtime=10000, btime=10000)``, ``go(infinite=True)``
+        (then send ``stop`` from another task)."""
+        words = ["go"]
+        for name, value in limits.items():
+            if value is True:
+                words.append(name)
+            elif value is not None and value is not False:
+                words += [name, str(int(value))]
+        movetime = limits.get("movetime")
+        timeout = None
+        if not limits.get("infinite"):
+            timeout = _SLACK_SECONDS + (float(movetime) / 1000 if movetime else 0)
+        info, final = await self.command(" ".join(words), timeout=timeout)
+        reply = GoReply(bestmove=None, info=info)
+        words = final.split()
+        if words[0] == "ok" and len(words) >= 3 and words[1] == "gaps":
+            reply.gaps = words[2]
+        elif words[0] == "bestmove" and len(words) >= 2 and words[1] != "(none)":
+            reply.bestmove = words[1]
+        prefix = "info string result "
+        for line in info:
+            if line.startswith(prefix):
+                reply.result = line[len(prefix):]
+        return reply
+
+    async def stop(self) -> List[str]:
+        lines, _ = await self.command("stop")
+        return lines
+
+    async def board(self) -> List[str]:
+        """The board's lines (rows, ``fen``, ``status`` ...), without ``ok board``."""
+        lines, _ = await self.command("board")
+        return lines
+
+    async def fen(self) -> str:
+        _, final = await self.command("fen")
+        return final[len("ok fen "):]
+
+    async def undo(self) -> str:
+        _, final = await self.command("undo")
+        return final
+
+    async def quit(self) -> None:
+        """``quit``, then close; a server already gone is not an error."""
+        try:
+            await self.command("quit", timeout=10.0)
+        except (ConnectionError, OSError, asyncio.TimeoutError):
+            pass
+        await self.close()
+
+
+def _move_reply(final: str) -> MoveReply:
+    # ok move e2e4 san e4 [result white-wins promotion e8]
+    words = final.split() + ["", "", "", "", ""]
+    result = None
+    if "result" in words:
+        result = " ".join(words[words.index("result") + 1:]).strip()
+    return MoveReply(coordinates=words[2], san=words[4], result=result)

@@ -1,0 +1,430 @@
+//! The Imperial College Pawn Race autorunner's protocol, so that pawnrace
+//! can take a student bot's seat in that harness (`pawnrace autorunner W`).
+//!
+//! It is not the pawnrace protocol: there are no commands and no replies,
+//! only the game's items, one a line. Black first writes the gaps it chooses
+//! (white's first, `AH`); then both players read the gaps the harness
+//! confirms; then the moves go back and forth in SAN, white first. We write
+//! nothing but gaps and moves, flushing each line, because the harness
+//! forwards our output to the other bot verbatim.
+//!
+//! Real bots are untidy, so reading is forgiving: moves in SAN or long
+//! forms, any case, with check marks or a move number; a line that is not a
+//! move (a prompt, a board dump) is logged and skipped; so is a well-formed
+//! move the position does not allow, since it is more likely an echo or a
+//! stray line than the opponent's real move, and giving up would forfeit a
+//! game the harness may still carry on. (An echo of our own move is mostly
+//! caught by this: our pawn now stands on its square, so the echo of a step
+//! or of any coordinates is illegal for the other side. The SAN of a
+//! capture, `dxe5`, can name an opponent's capture too and is read as one;
+//! an echoing bot could not play in the harness anyway.)
+
+use crate::engine::{Engine, Limits};
+use crate::rules::{Color, Gaps, Move, MoveError, Outcome, Position, RuleSet, parse_move, san};
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use tracing::{debug, info, warn};
+
+/// The per-move budget without `--movetime`: the tournament allows 5 s a
+/// move, and a second leaves a wide margin on a loaded machine.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// No gaps line or move is anywhere near this long; the cap keeps a peer
+/// that never sends a newline from filling our memory.
+const MAX_LINE_BYTES: usize = 1024;
+
+/// How the engine plays.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Every move and the choice of gaps get these limits. A `movetime`
+    /// lets the engine play from its openings table or a solver proof.
+    pub limits: Limits,
+    /// Transposition table size, MiB.
+    pub hash_mib: usize,
+}
+
+impl Config {
+    pub fn with_movetime(ms: u64) -> Config {
+        Config {
+            limits: Limits {
+                movetime_ms: Some(ms),
+                ..Limits::default()
+            },
+            hash_mib: 16,
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config::with_movetime(DEFAULT_MOVETIME_MS)
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// `None` if the input closed before the harness confirmed the gaps.
+    pub gaps: Option<Gaps>,
+    /// Every move of the game, both sides'.
+    pub moves: Vec<Move>,
+    /// `None` if the input closed before the game was over.
+    pub outcome: Option<Outcome>,
+}
+
+/// The harness's colour argument: `W`/`B` as it passes them, and the
+/// spellings a person would type.
+pub fn parse_colour(text: &str) -> Result<Color, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "w" | "white" => Ok(Color::White),
+        "b" | "black" => Ok(Color::Black),
+        _ => Err(format!("'{text}' is not a colour (W or B)")),
+    }
+}
+
+/// Plays one game as `colour`: gaps first if black, then moves until the
+/// game is over or `input` ends. Only a failing stream is an error.
+pub fn run(
+    colour: Color,
+    mut input: impl BufRead,
+    mut output: impl Write,
+    config: &Config,
+) -> io::Result<Ending> {
+    let mut engine = Engine::new(config.hash_mib);
+    // Nothing stops a search early: each ends on its own clock.
+    let stop = AtomicBool::new(false);
+    let rules = RuleSet::PAWNRACE;
+
+    if colour == Color::Black {
+        let gaps = engine.choose_gaps(&rules, &config.limits, &stop);
+        info!("chose gaps {gaps}");
+        say(&mut output, &gaps.to_string())?;
+    }
+    let Some(gaps) = read_gaps(&mut input)? else {
+        info!("input closed before the gaps");
+        return Ok(Ending {
+            gaps: None,
+            moves: Vec::new(),
+            outcome: None,
+        });
+    };
+    info!("playing {colour} with gaps {gaps}");
+    let mut pos = match Position::start(rules, Some(gaps)) {
+        Ok(pos) => pos,
+        // Two file letters always make a start; this only guards the rules.
+        Err(e) => return Err(io::Error::new(io::ErrorKind::InvalidData, e.to_string())),
+    };
+    let mut moves = Vec::new();
+
+    while pos.outcome().is_none() {
+        let m = if pos.side_to_move() == colour {
+            let m = our_move(&mut engine, &pos, &config.limits, &stop)?;
+            say(&mut output, &san(m))?;
+            m
+        } else {
+            match read_opponent_move(&mut input, &pos)? {
+                Some(m) => m,
+                None => {
+                    info!("input closed during the game");
+                    return Ok(Ending {
+                        gaps: Some(gaps),
+                        moves,
+                        outcome: None,
+                    });
+                }
+            }
+        };
+        moves.push(m);
+        pos = pos.play_unchecked(m);
+    }
+    let outcome = pos.outcome();
+    if let Some(o) = outcome {
+        info!("game over: {o}");
+    }
+    Ok(Ending {
+        gaps: Some(gaps),
+        moves,
+        outcome,
+    })
+}
+
+/// One item on its own line, at once: the harness waits for it.
+fn say(output: &mut impl Write, item: &str) -> io::Result<()> {
+    writeln!(output, "{item}")?;
+    output.flush()
+}
+
+fn our_move(
+    engine: &mut Engine,
+    pos: &Position,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> io::Result<Move> {
+    let mut last = None;
+    let result = engine.search(pos, limits, stop, &mut |i| last = Some(i.clone()));
+    if let Some(i) = last {
+        debug!(
+            "depth {} score {} nodes {} time {}{}",
+            i.depth,
+            i.score,
+            i.nodes,
+            i.time_ms,
+            if i.proven.is_some() { " proven" } else { "" }
+        );
+    }
+    // The search always has a move in a game that is not over; falling back
+    // to the first legal one keeps that a promise rather than a panic.
+    result
+        .best
+        .filter(|m| pos.is_legal(*m))
+        .or_else(|| pos.legal_moves().iter().next().copied())
+        .ok_or_else(|| io::Error::other(format!("no legal move in {}", pos.fen())))
+}
+
+/// The first line that is a pair of gaps; `None` at the end of input.
+fn read_gaps(input: &mut impl BufRead) -> io::Result<Option<Gaps>> {
+    while let Some(line) = read_line(input)? {
+        let compact: String = line.split_whitespace().collect();
+        match compact.parse::<Gaps>() {
+            Ok(gaps) => return Ok(Some(gaps)),
+            Err(_) if compact.is_empty() => {}
+            Err(_) => info!("ignored a line that is not gaps: {line:?}"),
+        }
+    }
+    Ok(None)
+}
+
+/// The opponent's next legal move; `None` at the end of input.
+fn read_opponent_move(input: &mut impl BufRead, pos: &Position) -> io::Result<Option<Move>> {
+    while let Some(line) = read_line(input)? {
+        match read_move(pos, &line) {
+            Reading::Move(m) => return Ok(Some(m)),
+            Reading::Blank => {}
+            Reading::NotAMove => info!("ignored a line that is not a move: {line:?}"),
+            Reading::Illegal(why) => warn!("ignored an illegal move from the opponent: {why}"),
+        }
+    }
+    Ok(None)
+}
+
+/// What one line from the opponent says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    Move(Move),
+    Blank,
+    /// Chatter: a prompt, a board row, anything not shaped like a move.
+    NotAMove,
+    /// Shaped like a move, but not one the position allows; the reason.
+    Illegal(String),
+}
+
+/// Reads a line the way bots write moves: whatever `parse_move` takes (SAN,
+/// `e2e4`, `e2-e4`, `e5xd6`, any case, `+`/`#`/`!`/`?`), also after a move
+/// number (`12. e4`, `3...exd4`) or split in two (`e2 e4`).
+pub fn read_move(pos: &Position, line: &str) -> Reading {
+    let text = line.trim();
+    if text.is_empty() {
+        return Reading::Blank;
+    }
+    let unnumbered = strip_move_number(text);
+    let joined: String = unnumbered.split_whitespace().collect();
+    let mut illegal = None;
+    for candidate in [text, unnumbered, joined.as_str()] {
+        if candidate.is_empty() || candidate.len() > 16 {
+            continue;
+        }
+        match parse_move(pos, candidate) {
+            Ok(m) => return Reading::Move(m),
+            Err(MoveError::Illegal(why)) => {
+                illegal.get_or_insert(why);
+            }
+            Err(MoveError::Malformed(_)) => {}
+        }
+    }
+    illegal.map_or(Reading::NotAMove, Reading::Illegal)
+}
+
+/// `12. e4` and `3...exd4` without their numbers; anything else unchanged.
+fn strip_move_number(text: &str) -> &str {
+    let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &text[digits..];
+    let dots = rest.len() - rest.trim_start_matches('.').len();
+    if digits == 0 || dots == 0 {
+        return text;
+    }
+    rest[dots..].trim_start()
+}
+
+/// The next line without its line end, `None` at the end of input. Bytes
+/// past the cap are dropped and bad UTF-8 is replaced: either way the line
+/// is no move and is skipped, never a reason to stop.
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut kept = Vec::new();
+    let mut read_any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(read_any.then(|| finish_line(&kept)));
+        }
+        read_any = true;
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..newline.unwrap_or(buf.len())];
+        let room = MAX_LINE_BYTES.saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        if newline.is_some() {
+            return Ok(Some(finish_line(&kept)));
+        }
+    }
+}
+
+fn finish_line(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    text.trim_end_matches('\r').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen, RuleSet::PAWNRACE).unwrap()
+    }
+
+    fn mv(from: &str, to: &str) -> Move {
+        Move::new(from.parse().unwrap(), to.parse().unwrap())
+    }
+
+    fn quick() -> Config {
+        Config {
+            hash_mib: 1,
+            ..Config::with_movetime(20)
+        }
+    }
+
+    #[test]
+    fn colours_in_every_spelling() {
+        for text in ["W", "w", "white", "White", " W "] {
+            assert_eq!(parse_colour(text), Ok(Color::White), "{text}");
+        }
+        for text in ["B", "b", "black", "BLACK"] {
+            assert_eq!(parse_colour(text), Ok(Color::Black), "{text}");
+        }
+        for text in ["", "x", "wb", "whit"] {
+            assert!(parse_colour(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn moves_as_bots_write_them() {
+        let p = pos("8/ppppppp1/8/8/8/8/1PPPPPPP/8 w -");
+        let e4 = mv("e2", "e4");
+        for text in [
+            "e4",
+            "E4",
+            "e2e4",
+            "E2-E4",
+            "e4+",
+            "e4!?",
+            " e4 ",
+            "1. e4",
+            "1.e4",
+            "e2 e4",
+            "12. E2-E4",
+        ] {
+            assert_eq!(read_move(&p, text), Reading::Move(e4), "{text}");
+        }
+    }
+
+    #[test]
+    fn en_passant_as_a_plain_capture() {
+        let p = pos("8/8/8/3pP3/8/8/8/8 w d6");
+        let ep = mv("e5", "d6");
+        for text in ["exd6", "EXD6", "e5xd6", "e5d6", "exd6 e.p.", "3. exd6"] {
+            assert_eq!(read_move(&p, text), Reading::Move(ep), "{text}");
+        }
+    }
+
+    #[test]
+    fn chatter_and_illegal_moves_are_told_apart() {
+        let p = pos("8/ppppppp1/8/8/8/8/1PPPPPPP/8 w -");
+        assert_eq!(read_move(&p, ""), Reading::Blank);
+        assert_eq!(read_move(&p, "  \t"), Reading::Blank);
+        for text in [
+            "Your move:",
+            "  a b c d e f g h",
+            "8 | . . . . . . . . |",
+            "AH",
+            "12.",
+            "e2e4e5",
+            "\u{fffd}\u{fffd}",
+            &"e4".repeat(500),
+        ] {
+            assert_eq!(read_move(&p, text), Reading::NotAMove, "{text}");
+        }
+        for text in ["e5", "a2a3", "e7e5", "exd3"] {
+            assert!(matches!(read_move(&p, text), Reading::Illegal(_)), "{text}");
+        }
+        // Our own e4 echoed back to us, as black.
+        let after = p.play_unchecked(mv("e2", "e4"));
+        for text in ["e4", "e2e4", "E2-E4"] {
+            assert!(
+                matches!(read_move(&after, text), Reading::Illegal(_)),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn lines_are_capped_and_lossy() {
+        let mut bytes = vec![b'x'; 10_000];
+        bytes.extend_from_slice(b"\n\xff\xfee4\r\nlast");
+        let mut input = Cursor::new(bytes);
+        let long = read_line(&mut input).unwrap().unwrap();
+        assert_eq!(long.len(), MAX_LINE_BYTES);
+        assert_eq!(
+            read_line(&mut input).unwrap().unwrap(),
+            "\u{fffd}\u{fffd}e4"
+        );
+        assert_eq!(read_line(&mut input).unwrap().unwrap(), "last");
+        assert_eq!(read_line(&mut input).unwrap(), None);
+    }
+
+    #[test]
+    fn black_names_its_gaps_first_and_stops_when_input_ends() {
+        let mut out = Vec::new();
+        let ending = run(Color::Black, Cursor::new(""), &mut out, &quick()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let gaps: Gaps = text.trim_end().parse().unwrap();
+        assert_eq!(text, format!("{gaps}\n"));
+        assert_eq!(ending.gaps, None);
+        assert_eq!(ending.outcome, None);
+    }
+
+    #[test]
+    fn white_waits_for_the_gaps_then_moves() {
+        let mut out = Vec::new();
+        let input = "Welcome!\n\n  ah  \n";
+        let ending = run(Color::White, Cursor::new(input), &mut out, &quick()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(ending.gaps, Some("AH".parse().unwrap()));
+        assert_eq!(ending.moves.len(), 1);
+        assert_eq!(text, format!("{}\n", san(ending.moves[0])));
+        assert_eq!(ending.outcome, None);
+    }
+
+    #[test]
+    fn junk_from_the_opponent_is_skipped_until_input_ends() {
+        let input = "AH\nhello\nz9\ne2e4\n\u{7}\n";
+        let mut out = Vec::new();
+        let ending = run(Color::White, Cursor::new(input), &mut out, &quick()).unwrap();
+        assert_eq!(ending.moves.len(), 1);
+        assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1);
+    }
+}
