@@ -4,7 +4,8 @@
 //! The classic problems' front ends sit beside them: `problems` -> `chess`
 //! (a full-chess model with pieces as data) -> `rules` (for colours only).
 //! `autorunner` plays one game in the Imperial College harness's protocol
-//! with `engine` and `rules`.
+//! with `engine` and `rules`. `tournament` referees matches between
+//! engine processes with `rules` (and `engine`'s solver to adjudicate).
 
 pub mod autorunner;
 pub mod chess;
@@ -13,3 +14,4 @@ pub mod problems;
 pub mod protocol;
 pub mod rules;
 pub mod server;
+pub mod tournament;

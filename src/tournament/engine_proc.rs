@@ -1,0 +1,159 @@
+//! An engine as a stream of lines: a child process's stdin and stdout, or
+//! a TCP session. Lines are read on a thread of their own so that every
+//! wait has a deadline, and so that an engine never blocks on a full pipe
+//! while we are busy with its opponent.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::Instant;
+
+/// No protocol line is anywhere near this long; the cap keeps an engine
+/// that never sends a newline from filling our memory.
+const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Why no line came.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Silence {
+    /// The stream ended: the process exited or the connection was closed.
+    Eof,
+    /// Nothing by the deadline.
+    Timeout,
+}
+
+/// One engine connection. Dropping it kills the process (or closes the
+/// socket), so a stuck engine never outlives its game.
+pub struct LineConn {
+    writer: Box<dyn Write + Send>,
+    lines: Receiver<String>,
+    child: Option<Child>,
+    socket: Option<TcpStream>,
+}
+
+impl LineConn {
+    /// Starts `argv` with piped stdin and stdout. The engine's stderr is
+    /// dropped: its logs would tear the progress line apart.
+    pub fn spawn(argv: &[String]) -> io::Result<LineConn> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty engine command"))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdin = child.stdin.take().expect("stdin was piped");
+        let stdout = child.stdout.take().expect("stdout was piped");
+        Ok(LineConn {
+            writer: Box::new(stdin),
+            lines: read_lines(stdout),
+            child: Some(child),
+            socket: None,
+        })
+    }
+
+    /// Opens a TCP session with a pawnrace server at `host:port`.
+    pub fn connect(addr: &str) -> io::Result<LineConn> {
+        let stream = TcpStream::connect(addr)?;
+        // Moves are single short lines; Nagle would only delay them.
+        stream.set_nodelay(true)?;
+        let reader = stream.try_clone()?;
+        let writer = stream.try_clone()?;
+        Ok(LineConn {
+            writer: Box::new(writer),
+            lines: read_lines(reader),
+            child: None,
+            socket: Some(stream),
+        })
+    }
+
+    pub fn send(&mut self, line: &str) -> io::Result<()> {
+        self.writer.write_all(format!("{line}\n").as_bytes())?;
+        self.writer.flush()
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    pub fn recv_until(&mut self, deadline: Instant) -> Result<String, Silence> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Silence::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(Silence::Eof),
+        }
+    }
+}
+
+impl Drop for LineConn {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            // Reaps the process so that a long match leaves no zombies.
+            let _ = child.wait();
+        }
+        if let Some(socket) = &self.socket {
+            let _ = socket.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+/// Lines from `source` on a channel that closes at the end of the stream.
+fn read_lines(source: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut reader = BufReader::new(source);
+        loop {
+            let mut buf = Vec::new();
+            match (&mut reader)
+                .take(MAX_LINE_BYTES as u64)
+                .read_until(b'\n', &mut buf)
+            {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&buf);
+                    let line = text.trim_end_matches(['\n', '\r']).to_string();
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn sh(script: &str) -> LineConn {
+        LineConn::spawn(&["sh".into(), "-c".into(), script.into()]).unwrap()
+    }
+
+    #[test]
+    fn lines_then_end_of_stream() {
+        let mut conn = sh("read x; echo \"got $x\"; printf 'a\\r\\nb'");
+        conn.send("hello").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        assert_eq!(conn.recv_until(deadline), Ok("got hello".into()));
+        assert_eq!(conn.recv_until(deadline), Ok("a".into()));
+        assert_eq!(conn.recv_until(deadline), Ok("b".into()));
+        assert_eq!(conn.recv_until(deadline), Err(Silence::Eof));
+    }
+
+    #[test]
+    fn silence_times_out() {
+        let mut conn = sh("sleep 5");
+        let deadline = Instant::now() + Duration::from_millis(50);
+        assert_eq!(conn.recv_until(deadline), Err(Silence::Timeout));
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error() {
+        assert!(LineConn::spawn(&["/nonexistent/engine".into()]).is_err());
+        assert!(LineConn::spawn(&[]).is_err());
+    }
+}

@@ -1,0 +1,229 @@
+//! Game records as PGN, and a reader for the subset we write (so that tests
+//! and tools can replay a match's games through the rules).
+
+use super::game::GameRecord;
+use crate::rules::san;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// What a game's record needs beyond the game itself.
+pub struct Header<'a> {
+    pub event: &'a str,
+    pub site: &'a str,
+    /// `YYYY.MM.DD`.
+    pub date: &'a str,
+    pub round: usize,
+    pub white: &'a str,
+    pub black: &'a str,
+    pub time_control: &'a str,
+}
+
+/// One game in PGN, ending with a blank line.
+pub fn write_game(header: &Header, record: &GameRecord) -> String {
+    let gaps = record.gaps.map_or("?".to_string(), |g| g.to_string());
+    let tags = [
+        ("Event", header.event.to_string()),
+        ("Site", header.site.to_string()),
+        ("Date", header.date.to_string()),
+        ("Round", header.round.to_string()),
+        ("White", header.white.to_string()),
+        ("Black", header.black.to_string()),
+        ("Result", record.result().to_string()),
+        ("Variant", "pawnrace".to_string()),
+        ("Gaps", gaps),
+        ("TimeControl", header.time_control.to_string()),
+        ("Termination", record.termination_text()),
+        ("PlyCount", record.moves.len().to_string()),
+    ];
+    let mut out = String::new();
+    for (name, value) in tags {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+    }
+    out.push('\n');
+    let mut tokens = Vec::new();
+    for (i, m) in record.moves.iter().enumerate() {
+        if i % 2 == 0 {
+            tokens.push(format!("{}.", i / 2 + 1));
+        }
+        tokens.push(san(*m));
+    }
+    tokens.push(record.result().to_string());
+    out.push_str(&wrap(&tokens, 79));
+    out.push_str("\n\n");
+    out
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// PGN wants lines of at most 79 characters.
+fn wrap(tokens: &[String], width: usize) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for t in tokens {
+        if line_len > 0 && line_len + 1 + t.len() > width {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(t);
+        line_len += t.len();
+    }
+    out
+}
+
+/// Today in PGN's form, from the system clock (UTC).
+pub fn today() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Howard Hinnant's days-to-civil conversion: no date crate needed.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A game read back: its tags in order, its moves as written, its result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    pub tags: Vec<(String, String)>,
+    pub moves: Vec<String>,
+    pub result: String,
+}
+
+impl PgnGame {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Every game in `text`: tag pairs, then movetext with move numbers,
+/// `{comments}` and a result token. A game ends at its result.
+pub fn parse(text: &str) -> Result<Vec<PgnGame>, String> {
+    let mut games = Vec::new();
+    let mut game = PgnGame::default();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(inner) = line.strip_prefix('[') {
+            let inner = inner
+                .strip_suffix(']')
+                .ok_or_else(|| format!("line {}: unterminated tag", n + 1))?;
+            let (name, value) = inner
+                .split_once(' ')
+                .ok_or_else(|| format!("line {}: a tag without a value", n + 1))?;
+            let value = value
+                .trim()
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .ok_or_else(|| format!("line {}: a tag value without quotes", n + 1))?;
+            let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
+            game.tags.push((name.to_string(), value));
+            continue;
+        }
+        let mut rest = line;
+        while !rest.is_empty() {
+            rest = rest.trim_start();
+            if let Some(after) = rest.strip_prefix('{') {
+                let close = after
+                    .find('}')
+                    .ok_or_else(|| format!("line {}: unterminated comment", n + 1))?;
+                rest = &after[close + 1..];
+                continue;
+            }
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let token = &rest[..end];
+            rest = &rest[end..];
+            match token {
+                "" => {}
+                "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                    game.result = token.to_string();
+                    games.push(std::mem::take(&mut game));
+                }
+                t if t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
+                t => game.moves.push(t.to_string()),
+            }
+        }
+    }
+    if !game.tags.is_empty() || !game.moves.is_empty() {
+        return Err("the last game has no result".into());
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Color, Move, Outcome, Reason};
+    use crate::tournament::game::Termination;
+
+    fn mv(from: &str, to: &str) -> Move {
+        Move::new(from.parse().unwrap(), to.parse().unwrap())
+    }
+
+    #[test]
+    fn dates_from_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(today().len(), 10);
+    }
+
+    #[test]
+    fn a_game_written_and_read_back() {
+        let record = GameRecord {
+            gaps: Some("AH".parse().unwrap()),
+            moves: vec![mv("e2", "e4"), mv("d7", "d5"), mv("e4", "d5")],
+            winner: Some(Color::White),
+            termination: Termination::Rules(Outcome {
+                winner: Some(Color::White),
+                reason: Reason::LastCapture,
+            }),
+            move_times: Default::default(),
+        };
+        let header = Header {
+            event: "test \"quoted\"",
+            site: "here",
+            date: "2026.01.02",
+            round: 7,
+            white: "A",
+            black: "B",
+            time_control: "1+0.1",
+        };
+        let text = write_game(&header, &record);
+        assert!(text.contains("[Variant \"pawnrace\"]\n[Gaps \"AH\"]\n"));
+        assert!(text.contains("\n1. e4 d5 2. exd5 1-0\n"));
+        let games = parse(&format!("{text}{text}")).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, ["e4", "d5", "exd5"]);
+        assert_eq!(games[0].result, "1-0");
+        assert_eq!(games[0].tag("Event"), Some("test \"quoted\""));
+        assert_eq!(games[0].tag("Round"), Some("7"));
+        assert!(games[0].tag("Termination").unwrap().starts_with("normal"));
+    }
+
+    #[test]
+    fn long_games_wrap_and_comments_are_skipped() {
+        let tokens: Vec<String> = (0..60).map(|i| format!("m{i}")).collect();
+        assert!(wrap(&tokens, 79).lines().all(|l| l.len() <= 79));
+        let games = parse("[A \"b\"]\n\n1. e4 {0.5s} e5 *\n").unwrap();
+        assert_eq!(games[0].moves, ["e4", "e5"]);
+        assert!(parse("1. e4").is_err());
+    }
+}

@@ -1,0 +1,367 @@
+//! The engines' side of a game behind one trait: the pawnrace protocol
+//! (a process or a TCP session) and the Imperial autorunner protocol (a
+//! process per game). Players only carry text; the referee judges it.
+
+use super::engine_proc::{LineConn, Silence};
+use crate::rules::{Color, Gaps, Move, san};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// What an engine did wrong; every fault loses the game.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FaultKind {
+    /// A move the position does not allow, or text that is no move.
+    Illegal,
+    /// The answer came, but after the budget plus the margin.
+    Timeout,
+    /// The process exited, its output closed or the connection was lost.
+    Crash,
+    /// No answer at all, even a margin after the timeout.
+    Hang,
+    /// An answer that breaks the protocol: an `error` to a valid command,
+    /// a `bestmove` where gaps were due.
+    Protocol,
+}
+
+impl FaultKind {
+    pub const ALL: [FaultKind; 5] = [
+        FaultKind::Illegal,
+        FaultKind::Timeout,
+        FaultKind::Crash,
+        FaultKind::Hang,
+        FaultKind::Protocol,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Illegal => "illegal",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Crash => "crash",
+            FaultKind::Hang => "hang",
+            FaultKind::Protocol => "protocol",
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub detail: String,
+}
+
+impl Fault {
+    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
+        Fault {
+            kind,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.detail)
+    }
+}
+
+/// An engine's answer and how long it took, measured from the moment the
+/// request was written.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Answer {
+    pub text: String,
+    pub elapsed: Duration,
+}
+
+/// One engine seat. `patience` is how long to wait for an answer before
+/// calling the engine hung; the referee decides about timeouts.
+pub trait Player: Send {
+    fn start_game(&mut self, colour: Color) -> Result<(), Fault>;
+    /// Black's choice of gaps, as text.
+    fn choose_gaps(&mut self, go_args: &str, patience: Duration) -> Result<Answer, Fault>;
+    /// The gaps of the game, once they are settled.
+    fn set_gaps(&mut self, gaps: Gaps, patience: Duration) -> Result<(), Fault>;
+    /// The engine's move after `moves` from the start, as text.
+    fn go(
+        &mut self,
+        gaps: Gaps,
+        moves: &[Move],
+        go_args: &str,
+        patience: Duration,
+    ) -> Result<Answer, Fault>;
+    /// After every game; a faulted engine is restarted for the next one.
+    fn end_game(&mut self, faulted: bool);
+}
+
+/// Where an engine lives.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Launch {
+    Command(Vec<String>),
+    /// `host:port` of a pawnrace server.
+    Tcp(String),
+}
+
+fn silence_fault(s: Silence, waited_for: &str) -> Fault {
+    match s {
+        Silence::Eof => Fault::new(FaultKind::Crash, format!("output ended {waited_for}")),
+        Silence::Timeout => Fault::new(FaultKind::Hang, format!("no answer {waited_for}")),
+    }
+}
+
+fn send(conn: &mut LineConn, line: &str) -> Result<(), Fault> {
+    conn.send(line)
+        .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot write '{line}': {e}")))
+}
+
+/// The pawnrace protocol: the referee resends the whole game before every
+/// `go`, so the engine's own board never matters.
+pub struct PawnracePlayer {
+    launch: Launch,
+    conn: Option<LineConn>,
+    /// Patience for commands that are not timed moves.
+    command_patience: Duration,
+}
+
+impl PawnracePlayer {
+    pub fn new(launch: Launch, command_patience: Duration) -> PawnracePlayer {
+        PawnracePlayer {
+            launch,
+            conn: None,
+            command_patience,
+        }
+    }
+
+    /// The connection, opened and greeted if there is none.
+    fn conn(&mut self) -> Result<&mut LineConn, Fault> {
+        if self.conn.is_none() {
+            let opened = match &self.launch {
+                Launch::Command(argv) => LineConn::spawn(argv),
+                Launch::Tcp(addr) => LineConn::connect(addr),
+            };
+            let conn =
+                opened.map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start: {e}")))?;
+            self.conn = Some(conn);
+            let patience = self.command_patience;
+            if let Err(fault) = self.expect("isready", "readyok", patience) {
+                self.conn = None;
+                return Err(fault);
+            }
+        }
+        Ok(self.conn.as_mut().expect("opened above"))
+    }
+
+    /// Sends `line` and reads to its final line, skipping `info` and other
+    /// lines before it.
+    fn command(&mut self, line: &str, patience: Duration) -> Result<Answer, Fault> {
+        let conn = self.conn()?;
+        send(conn, line)?;
+        let start = Instant::now();
+        let deadline = start + patience;
+        loop {
+            let reply = conn
+                .recv_until(deadline)
+                .map_err(|s| silence_fault(s, &format!("to '{line}'")))?;
+            if is_final(&reply) {
+                return Ok(Answer {
+                    text: reply,
+                    elapsed: start.elapsed(),
+                });
+            }
+        }
+    }
+
+    /// `command`, failing unless the final line starts with `want`.
+    fn expect(&mut self, line: &str, want: &str, patience: Duration) -> Result<Answer, Fault> {
+        let answer = self.command(line, patience)?;
+        if answer.text.starts_with(want) {
+            Ok(answer)
+        } else {
+            Err(Fault::new(
+                FaultKind::Protocol,
+                format!("'{line}' answered '{}'", answer.text),
+            ))
+        }
+    }
+}
+
+/// Every reply ends with exactly one of these (protocol.md, Replies).
+fn is_final(line: &str) -> bool {
+    matches!(
+        line.split_whitespace().next(),
+        Some("uciok" | "readyok" | "bestmove" | "ok" | "error")
+    )
+}
+
+impl Player for PawnracePlayer {
+    fn start_game(&mut self, _colour: Color) -> Result<(), Fault> {
+        let patience = self.command_patience;
+        self.expect("newgame", "ok newgame", patience)?;
+        self.expect("isready", "readyok", patience)?;
+        Ok(())
+    }
+
+    fn choose_gaps(&mut self, go_args: &str, patience: Duration) -> Result<Answer, Fault> {
+        let answer = self.expect(&format!("go {go_args}"), "ok gaps", patience)?;
+        let gaps = answer.text.trim_start_matches("ok gaps").trim().to_string();
+        Ok(Answer {
+            text: gaps,
+            elapsed: answer.elapsed,
+        })
+    }
+
+    fn set_gaps(&mut self, _gaps: Gaps, _patience: Duration) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn go(
+        &mut self,
+        gaps: Gaps,
+        moves: &[Move],
+        go_args: &str,
+        patience: Duration,
+    ) -> Result<Answer, Fault> {
+        let mut position = format!("position startpos gaps {gaps} moves");
+        for m in moves {
+            position.push_str(&format!(" {m}"));
+        }
+        let command_patience = self.command_patience;
+        self.expect(&position, "ok position", command_patience)?;
+        let answer = self.expect(&format!("go {go_args}"), "bestmove", patience)?;
+        let text = answer
+            .text
+            .trim_start_matches("bestmove")
+            .trim()
+            .to_string();
+        Ok(Answer {
+            text,
+            elapsed: answer.elapsed,
+        })
+    }
+
+    fn end_game(&mut self, faulted: bool) {
+        // A TCP session is one game; a faulted process may be in any state.
+        if faulted || matches!(self.launch, Launch::Tcp(_)) {
+            self.conn = None;
+        }
+    }
+}
+
+/// The Imperial autorunner protocol: a fresh process per game, started
+/// with `W` or `B` after its command; black writes its gaps unasked, both
+/// read the gaps the referee settles on, then SAN moves go back and forth.
+pub struct AutorunnerPlayer {
+    argv: Vec<String>,
+    conn: Option<LineConn>,
+    colour: Color,
+    /// Moves of the game this engine has been told of or has made.
+    known: usize,
+    gaps_read: bool,
+}
+
+impl AutorunnerPlayer {
+    pub fn new(argv: Vec<String>) -> AutorunnerPlayer {
+        AutorunnerPlayer {
+            argv,
+            conn: None,
+            colour: Color::White,
+            known: 0,
+            gaps_read: false,
+        }
+    }
+
+    fn conn(&mut self) -> Result<&mut LineConn, Fault> {
+        self.conn
+            .as_mut()
+            .ok_or_else(|| Fault::new(FaultKind::Crash, "not running"))
+    }
+
+    /// The next line that is not blank, timed from `start`.
+    fn next_item(&mut self, start: Instant, patience: Duration) -> Result<Answer, Fault> {
+        let conn = self.conn()?;
+        loop {
+            let line = conn
+                .recv_until(start + patience)
+                .map_err(|s| silence_fault(s, "for its next line"))?;
+            if !line.trim().is_empty() {
+                return Ok(Answer {
+                    text: line.trim().to_string(),
+                    elapsed: start.elapsed(),
+                });
+            }
+        }
+    }
+}
+
+impl Player for AutorunnerPlayer {
+    fn start_game(&mut self, colour: Color) -> Result<(), Fault> {
+        let mut argv = self.argv.clone();
+        argv.push(colour.letter().to_ascii_uppercase().to_string());
+        let conn = LineConn::spawn(&argv)
+            .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start: {e}")))?;
+        self.conn = Some(conn);
+        self.colour = colour;
+        self.known = 0;
+        self.gaps_read = false;
+        Ok(())
+    }
+
+    fn choose_gaps(&mut self, _go_args: &str, patience: Duration) -> Result<Answer, Fault> {
+        // It started thinking when it started: its time runs from the
+        // request, as for the pawnrace protocol's `go`.
+        self.gaps_read = true;
+        self.next_item(Instant::now(), patience)
+    }
+
+    fn set_gaps(&mut self, gaps: Gaps, patience: Duration) -> Result<(), Fault> {
+        if self.colour == Color::Black && !self.gaps_read {
+            // Black always proposes gaps first; with gaps set by the match
+            // its proposal is read and overruled.
+            self.gaps_read = true;
+            self.next_item(Instant::now(), patience)?;
+        }
+        send(self.conn()?, &gaps.to_string())
+    }
+
+    fn go(
+        &mut self,
+        _gaps: Gaps,
+        moves: &[Move],
+        _go_args: &str,
+        patience: Duration,
+    ) -> Result<Answer, Fault> {
+        let unseen: Vec<String> = moves[self.known.min(moves.len())..]
+            .iter()
+            .map(|m| san(*m))
+            .collect();
+        let conn = self.conn()?;
+        for item in &unseen {
+            send(conn, item)?;
+        }
+        self.known = moves.len() + 1;
+        self.next_item(Instant::now(), patience)
+    }
+
+    fn end_game(&mut self, _faulted: bool) {
+        self.conn = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn final_lines_are_the_protocols() {
+        for line in [
+            "readyok",
+            "uciok",
+            "bestmove e2e4",
+            "ok gaps AH",
+            "error busy x",
+        ] {
+            assert!(is_final(line), "{line}");
+        }
+        for line in ["info depth 1", "id name x", "", "okay", "bestmoves"] {
+            assert!(!is_final(line), "{line}");
+        }
+    }
+}

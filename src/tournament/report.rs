@@ -1,0 +1,181 @@
+//! The match's results as text: a one-line progress summary and the final
+//! table. Pure functions of the tally, so the layout is testable.
+
+use super::player::FaultKind;
+use super::stats::{Elo, Sprt, SprtDecision, Tally, elo};
+use std::fmt::Write;
+use std::time::Duration;
+
+fn elo_text(e: Option<Elo>) -> String {
+    match e {
+        Some(e) if e.elo.is_finite() && e.margin().is_finite() => {
+            format!("{:+.1} +/- {:.1}", e.elo, e.margin())
+        }
+        Some(e) if e.elo.is_finite() => format!("{:+.1} (bars unbounded)", e.elo),
+        Some(e) => format!("{} (no draw or loss on one side yet)", e.elo),
+        None => "-".into(),
+    }
+}
+
+/// `12/128  A 5 - B 4 - 3 draws  Elo +28.9 +/- 120.4  faults 0/1`.
+pub fn progress_line(tally: &Tally, planned: usize, sprt: Option<&Sprt>) -> String {
+    let s = &tally.score;
+    let mut line = format!(
+        "game {}/{planned}: +{} ={} -{}  Elo {}  faults A {} B {}",
+        tally.games(),
+        s.wins,
+        s.draws,
+        s.losses,
+        elo_text(elo(s)),
+        tally.fault_total(0),
+        tally.fault_total(1)
+    );
+    if let Some(t) = sprt {
+        let (lo, hi) = t.bounds();
+        let _ = write!(line, "  LLR {:.2} ({lo:.2}, {hi:.2})", t.llr(s));
+    }
+    line
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1000.0)
+}
+
+/// The results table, from engine A's point of view.
+pub fn table(
+    names: [&str; 2],
+    tally: &Tally,
+    planned: usize,
+    sprt: Option<(&Sprt, Option<(SprtDecision, f64)>)>,
+) -> String {
+    let mut out = String::new();
+    let s = &tally.score;
+    let _ = writeln!(out, "Match: A = {}, B = {}", names[0], names[1]);
+    let _ = writeln!(
+        out,
+        "Games: {} of {planned} planned ({} adjudicated)",
+        tally.games(),
+        tally.adjudicated
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:<10} {:>6} {:>6} {:>6} {:>6} {:>7}",
+        "A as", "games", "wins", "draws", "losses", "score"
+    );
+    let rows = [
+        ("white", &tally.by_colour[0]),
+        ("black", &tally.by_colour[1]),
+        ("total", s),
+    ];
+    for (label, r) in rows {
+        let pct = if r.games() == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}%", 100.0 * r.points() / r.games() as f64)
+        };
+        let _ = writeln!(
+            out,
+            "{label:<10} {:>6} {:>6} {:>6} {:>6} {pct:>7}",
+            r.games(),
+            r.wins,
+            r.draws,
+            r.losses
+        );
+    }
+    let _ = writeln!(out);
+    let mut header = format!("{:<10}", "engine");
+    for k in FaultKind::ALL {
+        let _ = write!(header, " {:>8}", k.name());
+    }
+    let _ = writeln!(
+        out,
+        "{header} {:>6} {:>12} {:>12}",
+        "moves", "avg ms/move", "max ms/move"
+    );
+    for (i, label) in ["A", "B"].iter().enumerate() {
+        let mut row = format!("{label:<10}");
+        for n in tally.faults[i] {
+            let _ = write!(row, " {n:>8}");
+        }
+        let t = &tally.times[i];
+        let _ = writeln!(
+            out,
+            "{row} {:>6} {:>12} {:>12}",
+            t.moves,
+            ms(t.average()),
+            ms(t.max)
+        );
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "Elo difference (A - B): {}  [95%: {}]",
+        elo_text(elo(s)),
+        elo(s).map_or("-".into(), |e| format!("{:.1} .. {:.1}", e.lower, e.upper))
+    );
+    let _ = writeln!(
+        out,
+        "  (logistic Elo from the mean score; 95% normal interval with the trinomial win/draw/loss variance)"
+    );
+    if let Some((t, decision)) = sprt {
+        let (lo, hi) = t.bounds();
+        let verdict = match decision {
+            Some((SprtDecision::H1, llr)) => {
+                format!("H1 accepted (elo >= {}) at LLR {llr:.2}", t.elo1)
+            }
+            Some((SprtDecision::H0, llr)) => {
+                format!("H0 accepted (elo <= {}) at LLR {llr:.2}", t.elo0)
+            }
+            None => "no decision".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} bounds ({lo:.2}, {hi:.2}): {verdict}",
+            t.elo0,
+            t.elo1,
+            t.alpha,
+            t.beta,
+            t.llr(s)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::stats::Score;
+
+    #[test]
+    fn the_table_shows_totals_faults_and_elo() {
+        let mut tally = Tally {
+            score: Score {
+                wins: 3,
+                draws: 1,
+                losses: 2,
+            },
+            ..Tally::default()
+        };
+        tally.by_colour[0] = Score {
+            wins: 2,
+            draws: 1,
+            losses: 0,
+        };
+        tally.by_colour[1] = Score {
+            wins: 1,
+            draws: 0,
+            losses: 2,
+        };
+        tally.faults[1][0] = 1;
+        let text = table(["a", "b"], &tally, 8, None);
+        assert!(text.contains("Games: 6 of 8 planned"), "{text}");
+        assert!(
+            text.contains("total           6      3      1      2   58.3%"),
+            "{text}"
+        );
+        assert!(text.contains("Elo difference (A - B): +58.5 +/-"), "{text}");
+        let line = progress_line(&tally, 8, None);
+        assert!(line.starts_with("game 6/8: +3 =1 -2"), "{line}");
+    }
+}
