@@ -54,6 +54,9 @@ enum Command {
     /// Play one game in the Imperial College autorunner's protocol: gaps,
     /// then SAN moves, one a line (`autorunner W` or `autorunner B`).
     Autorunner(AutorunnerArgs),
+    /// Play a match between two engines, refereed by pawnrace's rules:
+    /// openings, clocks, faults, Elo with error bars, PGN, SPRT.
+    Match(Box<cli::match_cmd::MatchArgs>),
 }
 
 /// Settings of every session, whatever carries it.
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Duel { query }) => return cli::duel_once(&query.join(" ")),
         Some(Command::Autorunner(args)) => return run_autorunner(args, parsed.common.hash),
+        Some(Command::Match(args)) => return cli::match_cmd::run(*args),
     };
     init_tracing(if serve_args.is_some() { "info" } else { "warn" });
     let common = parsed.common;

@@ -1,5 +1,6 @@
 //! The command line's subcommands beyond the protocol itself.
 
+pub mod match_cmd;
 pub mod progress;
 pub mod solve;
 

@@ -61,7 +61,7 @@ pub fn table(
     let _ = writeln!(
         out,
         "{:<10} {:>6} {:>6} {:>6} {:>6} {:>7}",
-        "A as", "games", "wins", "draws", "losses", "score"
+        "A's side", "games", "wins", "draws", "losses", "score"
     );
     let rows = [
         ("white", &tally.by_colour[0]),
