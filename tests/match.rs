@@ -9,7 +9,7 @@ use pawnrace::rules::{Gaps, Position, RuleSet, parse_move};
 use pawnrace::tournament::pgn;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A fresh directory for one test's files.
 fn temp_dir(name: &str) -> PathBuf {
@@ -21,7 +21,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// A fake engine: greets and accepts games like pawnrace, and answers `go`
 /// with `on_go` (shell code).
-fn fake_engine(dir: &PathBuf, name: &str, on_go: &str) -> String {
+fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
     let path = dir.join(name);
     let script = format!(
         "#!/bin/sh\n\
@@ -72,7 +72,7 @@ fn faults(table: &str, engine: &str) -> [usize; 5] {
 
 /// Replays every game of a PGN file through the rules: every move legal,
 /// and a game the rules ended has the result the rules give.
-fn replay(path: &PathBuf) -> Vec<pgn::PgnGame> {
+fn replay(path: &Path) -> Vec<pgn::PgnGame> {
     let games = pgn::parse(&fs::read_to_string(path).unwrap()).unwrap();
     for g in &games {
         assert_eq!(g.tag("Variant"), Some("pawnrace"));
@@ -113,6 +113,8 @@ fn two_engines_over_gap_pairs_with_both_colours() {
         "30",
         "--margin",
         "400",
+        "--concurrency",
+        "2",
         "--pgn",
         pgn_path.to_str().unwrap(),
     ]);
@@ -304,6 +306,12 @@ fn over_tcp_with_clocks_and_adjudication() {
         "20000",
     ]);
     assert_eq!(totals(&table)[0], 4, "{table}");
+    let adjudicated: usize = table
+        .split_once("planned (")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no adjudication count in {table}"));
+    assert!(adjudicated > 0, "{table}");
     assert_eq!(faults(&table, "A"), [0; 5], "{table}");
     assert_eq!(faults(&table, "B"), [0; 5], "{table}");
 }

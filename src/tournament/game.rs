@@ -55,7 +55,7 @@ impl GameRecord {
         match &self.termination {
             Termination::Rules(o) => format!("normal: {o}"),
             Termination::Adjudicated { plies } => match self.winner {
-                Some(w) => format!("adjudication: {w} wins, proven in {plies} plies"),
+                Some(w) => format!("adjudication: {w} wins, proven win in {plies} more plies"),
                 None => "adjudication: proven draw".to_string(),
             },
             Termination::Fault { side, fault } => {

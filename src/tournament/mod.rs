@@ -16,6 +16,8 @@ mod plan;
 mod player;
 mod report;
 mod stats;
+#[cfg(test)]
+mod tests;
 
 pub use clock::{Clocks, TimeControl};
 pub use game::{Adjudicator, GameRecord, GapsChoice, Referee, Termination, play_game};

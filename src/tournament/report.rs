@@ -6,13 +6,19 @@ use super::stats::{Elo, Sprt, SprtDecision, Tally, elo};
 use std::fmt::Write;
 use std::time::Duration;
 
+/// `+0.0`, never `-0.0`: an even score should not look like a loss.
+fn signed(x: f64) -> String {
+    format!("{:+.1}", if x == 0.0 { 0.0 } else { x })
+}
+
 fn elo_text(e: Option<Elo>) -> String {
     match e {
         Some(e) if e.elo.is_finite() && e.margin().is_finite() => {
-            format!("{:+.1} +/- {:.1}", e.elo, e.margin())
+            format!("{} +/- {:.1}", signed(e.elo), e.margin())
         }
-        Some(e) if e.elo.is_finite() => format!("{:+.1} (bars unbounded)", e.elo),
-        Some(e) => format!("{} (no draw or loss on one side yet)", e.elo),
+        Some(e) if e.elo.is_finite() => format!("{} (bars unbounded)", signed(e.elo)),
+        Some(e) if e.elo > 0.0 => "+inf (every game won)".into(),
+        Some(_) => "-inf (every game lost)".into(),
         None => "-".into(),
     }
 }
