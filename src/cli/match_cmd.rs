@@ -16,6 +16,14 @@ Engines are command lines split on whitespace (no shell), or tcp://host:port
 for a pawnrace server (one connection per game). An engine speaking the
 autorunner protocol is started once per game with W or B appended.
 
+pawnrace's rules referee every game. An illegal move, a timeout, a crash
+(exit, end of output, lost connection), a hang (no answer a margin after
+the timeout) or a protocol error loses the game; it is counted, the engine
+is restarted, and the match goes on. The table gives A's results by colour,
+faults and move times per engine, and the Elo difference (logistic model)
+with a 95% interval from the trinomial win/draw/loss variance. The SPRT
+uses the normal approximation of the log-likelihood ratio on the same model.
+
 Example:
   pawnrace match --engine \"target/release/pawnrace --hash 8\" \\
                  --engine \"target/release/pawnrace --hash 1\" \\
@@ -65,8 +73,10 @@ pub struct MatchArgs {
     /// elo1 decides.
     #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
     sprt: Option<Vec<f64>>,
+    /// The SPRT's false positive rate (accepting elo1 when elo0 holds).
     #[arg(long, default_value_t = 0.05)]
     sprt_alpha: f64,
+    /// The SPRT's false negative rate (accepting elo0 when elo1 holds).
     #[arg(long, default_value_t = 0.05)]
     sprt_beta: f64,
     /// The PGN Event tag.
