@@ -141,7 +141,12 @@ impl PawnracePlayer {
                 opened.map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start: {e}")))?;
             self.conn = Some(conn);
             let patience = self.command_patience;
-            if let Err(fault) = self.expect("isready", "readyok", patience) {
+            // `uci` is optional in the protocol's spirit: an engine may
+            // refuse it with an error line, but it must answer something.
+            let greeting = self
+                .command("uci", patience)
+                .and_then(|_| self.expect("isready", "readyok", patience));
+            if let Err(fault) = greeting {
                 self.conn = None;
                 return Err(fault);
             }
