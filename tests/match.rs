@@ -179,7 +179,8 @@ fn faults_lose_and_the_match_goes_on() {
         ("hang", fake_engine(&dir, "hang", ":"), 3),
         (
             "timeout",
-            fake_engine(&dir, "late", "sleep 0.45; echo 'bestmove e2e4'"),
+            // Late by 150 ms past the margin, 250 ms before a hang.
+            fake_engine(&dir, "late", "sleep 0.65; echo 'bestmove e2e4'"),
             1,
         ),
         (
@@ -200,7 +201,7 @@ fn faults_lose_and_the_match_goes_on() {
             "--movetime",
             "100",
             "--margin",
-            "250",
+            "400",
             "--pgn",
             pgn_path.to_str().unwrap(),
         ]);
