@@ -34,17 +34,19 @@ impl Score {
 
     /// Mean score per game and its per-game variance; `None` with no games.
     fn mean_and_variance(&self) -> Option<(f64, f64)> {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return None;
-        }
-        let s = self.points() / n;
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n;
-        Some((s, var))
+        trinomial(self.wins as f64, self.draws as f64, self.losses as f64)
     }
+}
+
+/// Mean and variance of a game's score given counts of wins, draws, losses.
+fn trinomial(wins: f64, draws: f64, losses: f64) -> Option<(f64, f64)> {
+    let n = wins + draws + losses;
+    if n == 0.0 {
+        return None;
+    }
+    let s = (wins + draws / 2.0) / n;
+    let var = (wins * (1.0 - s).powi(2) + draws * (0.5 - s).powi(2) + losses * s.powi(2)) / n;
+    Some((s, var))
 }
 
 /// The Elo difference a mean score means; infinite at 0 and 1.
@@ -116,14 +118,17 @@ impl Sprt {
 
     /// The log-likelihood ratio in the normal approximation (the GSPRT of
     /// fishtest's early years): `n (s1 - s0) (2 s - s0 - s1) / (2 var)`.
-    /// While every game has had the same result the variance is zero and
-    /// the ratio undefined; it is then 0, so the test waits.
+    /// While every game has had the same result the sample variance is zero
+    /// and the ratio undefined; the variance then comes from the counts with
+    /// half a game of each result added (a Jeffreys-style prior), so that a
+    /// run of wins is evidence too and the test still ends.
     pub fn llr(&self, score: &Score) -> f64 {
-        let Some((s, var)) = score.mean_and_variance() else {
+        let Some((s, mut var)) = score.mean_and_variance() else {
             return 0.0;
         };
         if var <= 0.0 {
-            return 0.0;
+            let (w, d, l) = (score.wins as f64, score.draws as f64, score.losses as f64);
+            var = trinomial(w + 0.5, d + 0.5, l + 0.5).map_or(0.25, |(_, v)| v);
         }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         score.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
@@ -284,8 +289,12 @@ mod tests {
         ));
         assert_eq!(t.decide(&score(180, 60, 60)), Some(SprtDecision::H1));
         assert_eq!(t.decide(&score(60, 60, 180)), Some(SprtDecision::H0));
-        // No variance yet: no evidence either way.
-        assert_eq!(t.llr(&score(5, 0, 0)), 0.0);
+        // No games: no evidence. Identical results are evidence all the
+        // same, and enough of them decide.
         assert_eq!(t.llr(&Score::default()), 0.0);
+        assert!(t.llr(&score(5, 0, 0)) > 0.0 && t.decide(&score(5, 0, 0)).is_none());
+        assert_eq!(t.decide(&score(200, 0, 0)), Some(SprtDecision::H1));
+        assert_eq!(t.decide(&score(0, 0, 200)), Some(SprtDecision::H0));
+        assert_eq!(t.decide(&score(0, 200, 0)), Some(SprtDecision::H0));
     }
 }
