@@ -191,19 +191,30 @@ impl Ctx<'_> {
             a = a.max(v);
         }
         let mut moves = Moves::new();
+        // Each child's bucket is fetched first and its ordering score
+        // worked out while the fetches are under way: the probes below
+        // waited on memory for much of the search's time.
         for &m in list.iter().filter(|&&m| Some(m) != tt_move) {
-            let key = pos.play_unchecked(m).hash();
+            let child = pos.play_unchecked(m);
+            let key = child.hash();
             self.table.prefetch(key);
             moves.push(m, key);
+        }
+        for i in 0..moves.len {
+            let child = pos.play_unchecked(moves.mv[i]);
+            moves.threat[i] = threatens_win(&child, !us);
+            if !moves.threat[i] {
+                let mobility = MOBILITY * child.targets().count() as i32;
+                moves.eval[i] = (EVAL_LIMIT - evaluate(&child) - mobility).max(0) as u32;
+            }
         }
         // What the table knows of the children: a cut-off without searching
         // (enhanced transposition cut-off), moves that cannot raise alpha, and
         // the order of the rest.
         for i in 0..moves.len {
             let m = moves.mv[i];
-            let child = pos.play_unchecked(m);
             let (mut child_lo, mut child_hi) = (-MATE, MATE);
-            if threatens_win(&child, !us) {
+            if moves.threat[i] {
                 child_lo = MATE - 1;
                 child_hi = MATE - 1;
             } else if let Some(hit) = self.table.probe(moves.key[i]) {
@@ -227,8 +238,7 @@ impl Ctx<'_> {
             } else if child_lo > 0 {
                 at_most.clamp(0, 1 << 27) as u32
             } else {
-                let mobility = MOBILITY * child.targets().count() as i32;
-                let eval = (EVAL_LIMIT - evaluate(&child) - mobility).max(0) as u32;
+                let eval = moves.eval[i];
                 let h = self.history[hist + m.from.index()][m.to.index()].min(1 << 16);
                 1 << 28 | eval << 8 | h >> 8
             };
@@ -287,6 +297,10 @@ struct Moves {
     key: [u64; MAX_MOVES],
     cap: [i32; MAX_MOVES],
     order: [u32; MAX_MOVES],
+    /// Whether the opponent threatens to win at once after the move.
+    threat: [bool; MAX_MOVES],
+    /// The ordering score from the race evaluation and mobility.
+    eval: [u32; MAX_MOVES],
     len: usize,
 }
 
@@ -298,6 +312,8 @@ impl Moves {
             key: [0; MAX_MOVES],
             cap: [0; MAX_MOVES],
             order: [0; MAX_MOVES],
+            threat: [false; MAX_MOVES],
+            eval: [0; MAX_MOVES],
             len: 0,
         }
     }
