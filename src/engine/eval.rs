@@ -35,6 +35,7 @@ pub fn moves_to_goal(pos: &Position, color: Color, sq: Square) -> u32 {
 }
 
 /// One side's share of the evaluation.
+#[derive(Copy, Clone)]
 struct Side {
     /// Material and advancement.
     value: i32,
@@ -45,14 +46,19 @@ struct Side {
 }
 
 fn side(pos: &Position, color: Color) -> Side {
+    let pawns = pos.pawns(color);
+    side_of(pos, color, pawns, pawns & !blocked_zone(pos, color))
+}
+
+/// [`side`] from the side's pawns and which of them are passed, which are
+/// all it depends on besides the rules.
+fn side_of(pos: &Position, color: Color, pawns: Bitboard, passed: Bitboard) -> Side {
     // Squaring the advancement rewards pushing one pawn far over pushing
     // several a little; scale it to the board so short boards are not flat.
     let scale = SCALE[pos.rules().height() as usize];
-    let pawns = pos.pawns(color);
     // Set-wise rather than pawn by pawn: the solver orders every child by
     // this, and the per-pawn loop was a fifth of its time. Pawns on a rank
     // share their advancement, so each rank's terms are counted at once.
-    let passed = pawns & !blocked_zone(pos, color);
     let (counts, passed_counts) = (rank_counts(pawns.0), rank_counts(passed.0));
     let home = pos.rules().home_rank(color) as i32;
     let mut value = 0;
@@ -109,8 +115,43 @@ pub fn leader(pawns: Bitboard, color: Color) -> Option<Square> {
 /// `±EVAL_LIMIT`. Only meaningful for positions still being played.
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
-    let mine = side(pos, us);
-    let theirs = side(pos, !us);
+    combine(side(pos, us), side(pos, !us))
+}
+
+/// The side to move's share of a sibling's evaluation, with what it was
+/// worked out from.
+#[derive(Copy, Clone)]
+pub struct SideMemo {
+    pawns: Bitboard,
+    passed: Bitboard,
+    side: Side,
+}
+
+/// [`evaluate`] for positions with the same rules and side to move, such as
+/// a node's children: the side to move there is the one that did not move,
+/// whose pawns and passers most moves leave as they were, so its share is
+/// reused from `memo` when they match. The value is the same either way.
+pub fn evaluate_memo(pos: &Position, memo: &mut Option<SideMemo>) -> i32 {
+    let us = pos.side_to_move();
+    let pawns = pos.pawns(us);
+    let passed = pawns & !blocked_zone(pos, us);
+    let mine = match *memo {
+        Some(m) if m.pawns == pawns && m.passed == passed => m.side,
+        _ => {
+            let side = side_of(pos, us, pawns, passed);
+            *memo = Some(SideMemo {
+                pawns,
+                passed,
+                side,
+            });
+            side
+        }
+    };
+    combine(mine, side(pos, !us))
+}
+
+/// The score from the side to move's and the other side's shares.
+fn combine(mine: Side, theirs: Side) -> i32 {
     let mut score = mine.value - theirs.value + TEMPO;
 
     // The side to move promotes a passer needing d moves on ply 2d-1, the
@@ -228,6 +269,19 @@ mod tests {
 
     #[test]
     fn the_start_is_roughly_level_and_mirrors_exactly() {
+        // Siblings evaluated through one memo score as they do alone.
+        for gaps in Gaps::all(8) {
+            let p = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
+            let mut memo = None;
+            for m in p.legal_moves().iter() {
+                let child = p.play_unchecked(*m);
+                for g in child.legal_moves().iter() {
+                    let grandchild = child.play_unchecked(*g);
+                    assert_eq!(evaluate_memo(&grandchild, &mut memo), evaluate(&grandchild));
+                }
+                memo = None;
+            }
+        }
         for gaps in Gaps::all(8) {
             let p = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
             assert!(evaluate(&p).abs() < 100, "{gaps}: {}", evaluate(&p));

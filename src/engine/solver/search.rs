@@ -8,7 +8,7 @@
 use super::race;
 use super::table::Table;
 use super::{MATE, SolveLimits, SolvePhase, SolveProgress};
-use crate::engine::eval::{EVAL_LIMIT, evaluate, threatens_win};
+use crate::engine::eval::{EVAL_LIMIT, evaluate_memo, threatens_win};
 use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -200,12 +200,14 @@ impl Ctx<'_> {
             self.table.prefetch(key);
             moves.push(m, key);
         }
+        let mut memo = None;
         for i in 0..moves.len {
             let child = pos.play_unchecked(moves.mv[i]);
             moves.threat[i] = threatens_win(&child, !us);
             if !moves.threat[i] {
                 let mobility = MOBILITY * child.targets().count() as i32;
-                moves.eval[i] = (EVAL_LIMIT - evaluate(&child) - mobility).max(0) as u32;
+                let eval = evaluate_memo(&child, &mut memo);
+                moves.eval[i] = (EVAL_LIMIT - eval - mobility).max(0) as u32;
             }
         }
         // What the table knows of the children: a cut-off without searching
