@@ -86,7 +86,7 @@ const SCALE: [i32; 9] = [36, 36, 36, 36, 18, 12, 9, 7, 6];
 /// Each rank's pawn count in that rank's byte. The build targets plain
 /// x86-64, without a popcount instruction, so the bytes come from the first
 /// steps of the software count and serve every rank at once.
-const fn rank_counts(b: u64) -> u64 {
+pub(crate) const fn rank_counts(b: u64) -> u64 {
     let x = b - ((b >> 1) & 0x5555_5555_5555_5555);
     let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
     (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F
