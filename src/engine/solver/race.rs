@@ -77,7 +77,7 @@ fn fastest_unstoppable(pos: &Position, color: Color) -> Option<u32> {
     let mut candidates =
         own & !pos.occupied().front_span(!color) & !enemy.front_span(!color).widen();
     while let Some(sq) = leader(candidates, color) {
-        candidates = candidates & !sq.bb();
+        candidates &= !sq.bb();
         let zone = (sq.bb().front_span(color) & board).widen() & board;
         if (reach(pos, !color, own & !sq.bb()) & zone).is_empty() {
             return Some(moves_to_goal(pos, color, sq));
