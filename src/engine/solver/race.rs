@@ -29,7 +29,7 @@
 //! the argument free of the pawn that just double-stepped.
 
 use super::MATE;
-use crate::engine::eval::moves_to_goal;
+use crate::engine::eval::{leader, moves_to_goal};
 use crate::rules::{Bitboard, Color, NoMoves, Position, Square};
 
 /// Lower and upper bounds on `pos`'s score for the side to move, in the
@@ -62,39 +62,28 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
 
 /// A lower bound on the moves `color` needs to promote any pawn.
 fn fastest(pos: &Position, color: Color) -> u32 {
-    pos.pawns(color)
-        .map(|sq| moves_to_goal(pos, color, sq))
-        .min()
-        .unwrap_or(u32::MAX)
+    leader(pos.pawns(color), color).map_or(u32::MAX, |sq| moves_to_goal(pos, color, sq))
 }
 
 /// The fewest moves any passer of `color` needs whose path no enemy pawn can
 /// ever reach while `color` pushes only that passer.
 fn fastest_unstoppable(pos: &Position, color: Color) -> Option<u32> {
     let board = pos.rules().board();
-    let occupied = pos.occupied();
     let own = pos.pawns(color);
-    let mut best: Option<u32> = None;
-    for sq in own {
-        let path = sq.bb().front_span(color) & board;
-        if !(path & occupied).is_empty() {
-            continue;
-        }
-        let d = moves_to_goal(pos, color, sq);
-        if best.is_some_and(|b| b <= d) {
-            continue;
-        }
-        let zone = path.widen() & board;
-        // Enemy pawns already beside or on the path are in reach: the usual
-        // passed-pawn test, cheap enough to screen out most pawns.
-        if !(zone & pos.pawns(!color)).is_empty() {
-            continue;
-        }
+    let enemy = pos.pawns(!color);
+    // The cheap tests set-wise first (a free path, and the usual passed-pawn
+    // test: no enemy pawn beside or on the path), then the flood for the
+    // survivors, most advanced first, so the first to pass is the fastest.
+    let mut candidates =
+        own & !pos.occupied().front_span(!color) & !enemy.front_span(!color).widen();
+    while let Some(sq) = leader(candidates, color) {
+        candidates &= !sq.bb();
+        let zone = (sq.bb().front_span(color) & board).widen() & board;
         if (reach(pos, !color, own & !sq.bb()) & zone).is_empty() {
-            best = Some(d);
+            return Some(moves_to_goal(pos, color, sq));
         }
     }
-    best
+    None
 }
 
 /// Every square a pawn of `color` could ever stand on if the enemy pawns

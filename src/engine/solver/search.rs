@@ -8,7 +8,7 @@
 use super::race;
 use super::table::Table;
 use super::{MATE, SolveLimits, SolvePhase, SolveProgress};
-use crate::engine::eval::{EVAL_LIMIT, evaluate, threatens_win};
+use crate::engine::eval::{EVAL_LIMIT, evaluate_memo, rank_counts, threatens_win};
 use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -191,19 +191,32 @@ impl Ctx<'_> {
             a = a.max(v);
         }
         let mut moves = Moves::new();
+        // Each child's bucket is fetched first and its ordering score
+        // worked out while the fetches are under way: the probes below
+        // waited on memory for much of the search's time.
         for &m in list.iter().filter(|&&m| Some(m) != tt_move) {
-            let key = pos.play_unchecked(m).hash();
+            let child = pos.play_unchecked(m);
+            let key = child.hash();
             self.table.prefetch(key);
             moves.push(m, key);
+        }
+        let mut memo = None;
+        for i in 0..moves.len {
+            let child = pos.play_unchecked(moves.mv[i]);
+            moves.threat[i] = threatens_win(&child, !us);
+            if !moves.threat[i] {
+                let mobility = MOBILITY * replies(&child) as i32;
+                let eval = evaluate_memo(&child, &mut memo);
+                moves.eval[i] = (EVAL_LIMIT - eval - mobility).max(0) as u32;
+            }
         }
         // What the table knows of the children: a cut-off without searching
         // (enhanced transposition cut-off), moves that cannot raise alpha, and
         // the order of the rest.
         for i in 0..moves.len {
             let m = moves.mv[i];
-            let child = pos.play_unchecked(m);
             let (mut child_lo, mut child_hi) = (-MATE, MATE);
-            if threatens_win(&child, !us) {
+            if moves.threat[i] {
                 child_lo = MATE - 1;
                 child_hi = MATE - 1;
             } else if let Some(hit) = self.table.probe(moves.key[i]) {
@@ -227,8 +240,7 @@ impl Ctx<'_> {
             } else if child_lo > 0 {
                 at_most.clamp(0, 1 << 27) as u32
             } else {
-                let mobility = MOBILITY * child.targets().count() as i32;
-                let eval = (EVAL_LIMIT - evaluate(&child) - mobility).max(0) as u32;
+                let eval = moves.eval[i];
                 let h = self.history[hist + m.from.index()][m.to.index()].min(1 << 16);
                 1 << 28 | eval << 8 | h >> 8
             };
@@ -277,6 +289,18 @@ impl Ctx<'_> {
     }
 }
 
+/// `pos.targets().count()` with one software popcount for the four sets
+/// rather than four: the build has no popcount instruction, and this runs
+/// for nearly every child. No rank holds more than 32 targets.
+fn replies(pos: &Position) -> u32 {
+    let t = pos.targets();
+    let bytes = rank_counts(t.single.0)
+        + rank_counts(t.double.0)
+        + rank_counts(t.left.0)
+        + rank_counts(t.right.0);
+    (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
 fn history_row(c: Color) -> usize {
     c.index() * 64
 }
@@ -287,6 +311,10 @@ struct Moves {
     key: [u64; MAX_MOVES],
     cap: [i32; MAX_MOVES],
     order: [u32; MAX_MOVES],
+    /// Whether the opponent threatens to win at once after the move.
+    threat: [bool; MAX_MOVES],
+    /// The ordering score from the race evaluation and mobility.
+    eval: [u32; MAX_MOVES],
     len: usize,
 }
 
@@ -298,6 +326,8 @@ impl Moves {
             key: [0; MAX_MOVES],
             cap: [0; MAX_MOVES],
             order: [0; MAX_MOVES],
+            threat: [false; MAX_MOVES],
+            eval: [0; MAX_MOVES],
             len: 0,
         }
     }
