@@ -42,6 +42,8 @@ enum Command {
     /// The exact value of a position (or of every gap opening), with the
     /// winner's shortest win and the loser's longest loss.
     Solve(cli::solve::SolveArgs),
+    /// Count move sequences from a position, with the speed.
+    Perft(cli::perft::PerftArgs),
     /// One pawn each: `duel e2 e7 w` prints white, black or draw; with no
     /// query, one query per stdin line.
     Duel {
@@ -123,6 +125,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => Some(args),
         Some(Command::Bench(args)) => return run_bench(args.depth, parsed.common.hash),
         Some(Command::Solve(args)) => return cli::solve::run(args),
+        Some(Command::Perft(args)) => return cli::perft::run(args),
         Some(Command::ChessValidator) => return run_problem(problems::chess_validator::run),
         Some(Command::PawnValidator) => return run_problem(problems::pawn_validator::run),
         Some(Command::Mini4) => return run_problem(problems::mini4::run),

@@ -46,3 +46,25 @@ fn bad_arguments_are_refused_with_a_message() {
     assert!(!ok);
     assert!(stderr.contains("unrecognized subcommand"), "{stderr}");
 }
+
+#[test]
+fn perft_counts_from_a_start_or_a_position() {
+    let (ok, out, _) = pawnrace(&["perft", "5"]);
+    assert!(ok && out.starts_with("perft 5 nodes 404949 "), "{out}");
+    let (ok, out, _) = pawnrace(&["perft", "4", "--every-leaf", "--gaps", "ah"]);
+    assert!(
+        ok && out.starts_with("perft 4 nodes 33274 ") && out.contains("(every leaf)"),
+        "{out}"
+    );
+    let (ok, out, _) = pawnrace(&[
+        "perft",
+        "2",
+        "--fen",
+        "pppp/..../..../PPPP",
+        "--variant",
+        "mini4",
+    ]);
+    assert!(ok && out.starts_with("perft 2 nodes 16 "), "{out}");
+    let (ok, _, err) = pawnrace(&["perft", "2", "--fen", "8/8/8/8/8/8/8/8 w -"]);
+    assert!(!ok && err.contains("no pawns"), "{err}");
+}
