@@ -455,26 +455,8 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
 
-        // A win on the next move is the best there is: no need to look further.
-        if threatens_win(pos, pos.side_to_move()) {
-            if pv_node
-                && let Some(m) = pos
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .find(|m| pos.play_unchecked(*m).is_decided())
-            {
-                self.pv[p][0] = Some(m);
-                self.pv_len[p] = 1;
-            }
-            return MATE - ply - 1;
-        }
-        let t = pos.targets();
-        if t.count() == 0 {
-            return self.no_moves_score(ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+        if let Some(score) = self.settled(pos, ply, pv_node) {
+            return score;
         }
         // Mate distance pruning: nothing here can beat a shorter proven result.
         alpha = alpha.max(-(MATE - ply));
@@ -564,6 +546,30 @@ impl<'a> Searcher<'a> {
         best_score
     }
 
+    /// The value of a node that needs no search: a win on the next move (the
+    /// best there is), no move at all, or the ply limit. With `record_pv` the
+    /// winning move becomes the node's line.
+    fn settled(&mut self, pos: &Position, ply: i32, record_pv: bool) -> Option<i32> {
+        if threatens_win(pos, pos.side_to_move()) {
+            if record_pv
+                && let Some(m) = pos
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .find(|m| pos.play_unchecked(*m).is_decided())
+            {
+                let p = ply as usize;
+                self.pv[p][0] = Some(m);
+                self.pv_len[p] = 1;
+            }
+            return Some(MATE - ply - 1);
+        }
+        if pos.targets().count() == 0 {
+            return Some(self.no_moves_score(ply));
+        }
+        (ply >= MAX_PLY - 1).then(|| evaluate(pos))
+    }
+
     /// Captures only, on top of standing pat, unless the opponent threatens
     /// to win on its next move: then every reply is tried, since standing pat
     /// would ignore a loss in one.
@@ -574,17 +580,10 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = self.settled(pos, ply, false) {
+            return score;
+        }
         let us = pos.side_to_move();
-        if threatens_win(pos, us) {
-            return MATE - ply - 1;
-        }
-        let t = pos.targets();
-        if t.count() == 0 {
-            return self.no_moves_score(ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
-        }
         let threatened = threatens_win(pos, !us);
         let mut best = -INFINITY;
         if !threatened {
