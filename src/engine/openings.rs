@@ -397,8 +397,48 @@ mod tests {
         assert_eq!(sorted.len(), 64);
     }
 
+    /// The committed table says what it proves: every pair is there, file
+    /// mirrors agree, and every line is legal and ends in its result after
+    /// its distance (for a draw, the line's length).
     #[test]
-    fn the_builtin_table_parses() {
-        assert!(Openings::parse(BUILTIN).is_ok());
+    fn the_builtin_table_is_whole_and_consistent() {
+        let table = Openings::parse(BUILTIN).unwrap();
+        for (gaps, proof) in table.iter() {
+            let mirror = Gaps {
+                white: 7 - gaps.white,
+                black: 7 - gaps.black,
+            };
+            let Proof::Proven {
+                winner,
+                plies,
+                line,
+                keep,
+                ..
+            } = proof
+            else {
+                continue;
+            };
+            assert_eq!(
+                table.get(mirror),
+                Some(&mirror_proof(proof, 8)),
+                "{gaps} and {mirror}"
+            );
+            let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
+            for m in line {
+                assert!(pos.is_legal(*m), "{gaps}: {m} in {}", pos.fen());
+                pos = pos.play_unchecked(*m);
+            }
+            let outcome = pos
+                .outcome()
+                .unwrap_or_else(|| panic!("{gaps}: the line does not end the game"));
+            assert_eq!(outcome.winner, *winner, "{gaps}");
+            assert_eq!(line.len() as u32, *plies, "{gaps}");
+            assert!(keep.iter().all(|m| {
+                Position::start(RuleSet::PAWNRACE, Some(gaps))
+                    .unwrap()
+                    .is_legal(*m)
+            }));
+        }
+        assert_eq!(table.iter().count(), 64, "every gap pair has a line");
     }
 }
