@@ -35,18 +35,18 @@ use crate::rules::{Bitboard, Color, NoMoves, Position, Square};
 /// Lower and upper bounds on `pos`'s score for the side to move, in the
 /// solver's node-relative units. `pos` is not decided and has a move.
 pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
-    if pos.en_passant().is_some() {
-        return (None, None);
-    }
     let us = pos.side_to_move();
-    let mut lo = None;
-    let mut hi = None;
+    let (mut lo, mut hi) = horizon(pos);
+    if pos.en_passant().is_some() {
+        return (lo, hi);
+    }
     // We promote on ply 2d-1; they need at least as many moves, so their
     // first promotion is on ply 2d at the earliest. They get d-1 turns first.
     if let Some(d) = fastest_unstoppable(pos, us)
         && d <= fastest(pos, !us)
         && never_stalemated(pos, !us, d - 1)
     {
+        // A win: above any bound the horizon gives.
         lo = Some(MATE - (2 * d as i32 - 1));
     }
     // They promote on ply 2d; our first promotion is on ply 2e-1 > 2d. We get
@@ -55,9 +55,28 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
         && fastest(pos, us) > d
         && never_stalemated(pos, us, d)
     {
+        // A loss: below any bound the horizon gives.
         hi = Some(-(MATE - 2 * d as i32));
     }
     (lo, hi)
+}
+
+/// How soon either side could possibly win, whatever the other does: a win
+/// takes a promotion (at least the leader's distance in moves) or the capture
+/// of every enemy pawn (one per move). Proving a distance asks over and over
+/// whether a win fits within so many plies, and this answers no at once
+/// wherever no pawn is close enough. Only where having no move draws: where
+/// it loses, a win can come from a blockade at any time.
+pub(super) fn horizon(pos: &Position) -> (Option<i32>, Option<i32>) {
+    if pos.rules().no_moves() == NoMoves::Loss {
+        return (None, None);
+    }
+    let us = pos.side_to_move();
+    let soonest = |color: Color| fastest(pos, color).min(pos.pawns(!color).count()) as i32;
+    // Our k-th move is ply 2k-1 from here, theirs ply 2k.
+    let hi = MATE - (2 * soonest(us) - 1);
+    let lo = -(MATE - 2 * soonest(!us));
+    (Some(lo), Some(hi))
 }
 
 /// A lower bound on the moves `color` needs to promote any pawn.
