@@ -128,6 +128,7 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&SolveProgress),
     ) -> Option<Solution> {
+        self.table.new_generation();
         let mut ctx = Ctx::new(&mut self.table, &mut self.history, limits, stop, progress);
         let score = exact_score(&mut ctx, pos)?;
         let (value, plies) = describe(score);
@@ -141,6 +142,35 @@ impl Solver {
             plies
         };
         Some(Solution { value, plies, pv })
+    }
+}
+
+impl Solver {
+    /// Whether the side to move in `pos` gets at least `value` (a win, at
+    /// least a draw), whatever the distance: one null-window proof, far
+    /// cheaper than [`Solver::solve`]. `None` when a limit ran out or
+    /// `stop` was raised first.
+    pub fn at_least(
+        &mut self,
+        pos: &Position,
+        value: Value,
+        limits: &SolveLimits,
+        stop: &AtomicBool,
+    ) -> Option<bool> {
+        // The score is at least 1 exactly for a win, at least 0 for a draw.
+        let threshold = match value {
+            Value::Win => 1,
+            Value::Draw => 0,
+            Value::Loss => return Some(true),
+        };
+        if let Some(s) = terminal_score(pos) {
+            return Some(s >= threshold);
+        }
+        self.table.new_generation();
+        let mut quiet = |_: &SolveProgress| {};
+        let mut ctx = Ctx::new(&mut self.table, &mut self.history, limits, stop, &mut quiet);
+        let s = ctx.search(pos, threshold - 1, threshold);
+        (!ctx.aborted).then_some(s >= threshold)
     }
 }
 

@@ -190,69 +190,66 @@ impl Ctx<'_> {
             }
             a = a.max(v);
         }
-        let mut moves = Moves::new();
+        let mut children = Children::new();
         // Each child's bucket is fetched first and its ordering score
         // worked out while the fetches are under way: the probes below
         // waited on memory for much of the search's time.
         for &m in list.iter().filter(|&&m| Some(m) != tt_move) {
-            let child = pos.play_unchecked(m);
-            let key = child.hash();
+            let key = pos.play_unchecked(m).hash();
             self.table.prefetch(key);
-            moves.push(m, key);
+            children.push(m, key);
         }
         let mut memo = None;
-        for i in 0..moves.len {
-            let child = pos.play_unchecked(moves.mv[i]);
-            moves.threat[i] = threatens_win(&child, !us);
-            if !moves.threat[i] {
+        for c in children.iter_mut() {
+            let child = pos.play_unchecked(c.mv);
+            c.threat = threatens_win(&child, !us);
+            if !c.threat {
                 let mobility = MOBILITY * replies(&child) as i32;
                 let eval = evaluate_memo(&child, &mut memo);
-                moves.eval[i] = (EVAL_LIMIT - eval - mobility).max(0) as u32;
+                c.order = (EVAL_LIMIT - eval - mobility).max(0) as u32;
             }
         }
         // What the table knows of the children: a cut-off without searching
         // (enhanced transposition cut-off), moves that cannot raise alpha, and
         // the order of the rest.
-        for i in 0..moves.len {
-            let m = moves.mv[i];
+        for c in children.iter_mut() {
             let (mut child_lo, mut child_hi) = (-MATE, MATE);
-            if moves.threat[i] {
+            if c.threat {
                 child_lo = MATE - 1;
                 child_hi = MATE - 1;
-            } else if let Some(hit) = self.table.probe(moves.key[i]) {
+            } else if let Some(hit) = self.table.probe(c.key) {
                 child_lo = hit.lo;
                 child_hi = hit.hi;
             }
             let surely = up(child_hi);
             if surely > best {
                 best = surely;
-                best_move = Some(m);
+                best_move = Some(c.mv);
                 if surely >= beta {
                     self.table.store(key, surely, hi, best_move, 0);
                     return surely;
                 }
             }
             let at_most = up(child_lo);
-            moves.cap[i] = at_most;
-            moves.order[i] = if child_hi < 0 {
+            c.cap = at_most;
+            c.order = if child_hi < 0 {
                 // A proven win: the shortest first.
                 3 << 28 | (surely + MATE) as u32
             } else if child_lo > 0 {
                 at_most.clamp(0, 1 << 27) as u32
             } else {
-                let eval = moves.eval[i];
-                let h = self.history[hist + m.from.index()][m.to.index()].min(1 << 16);
-                1 << 28 | eval << 8 | h >> 8
+                let h = self.history[hist + c.mv.from.index()][c.mv.to.index()].min(1 << 16);
+                1 << 28 | c.order << 8 | h >> 8
             };
         }
-        moves.sort();
+        children.sort();
         a = a.max(best);
-        for i in 0..moves.len {
-            let m = moves.mv[i];
+        for c in children.iter() {
+            let m = c.mv;
             // The table already caps this move at or below alpha.
-            if moves.cap[i] <= a {
-                if moves.cap[i] > best {
-                    best = moves.cap[i];
+            if c.cap <= a {
+                if c.cap > best {
+                    best = c.cap;
                     best_move = Some(m);
                 }
                 continue;
@@ -305,55 +302,66 @@ fn history_row(c: Color) -> usize {
     c.index() * 64
 }
 
-/// A node's moves with their children's keys, table caps and order keys.
-struct Moves {
-    mv: [Move; MAX_MOVES],
-    key: [u64; MAX_MOVES],
-    cap: [i32; MAX_MOVES],
-    order: [u32; MAX_MOVES],
+/// One of a node's moves, with what ordering it needs.
+#[derive(Copy, Clone)]
+struct Child {
+    mv: Move,
+    /// The child position's key.
+    key: u64,
+    /// The most this move can score, from the child's table entry.
+    cap: i32,
+    /// The ordering key, highest first; the race evaluation and mobility
+    /// until the table's bounds are folded in.
+    order: u32,
     /// Whether the opponent threatens to win at once after the move.
-    threat: [bool; MAX_MOVES],
-    /// The ordering score from the race evaluation and mobility.
-    eval: [u32; MAX_MOVES],
+    threat: bool,
+}
+
+/// A node's moves, in a fixed array: nodes are too many to allocate.
+struct Children {
+    list: [Child; MAX_MOVES],
     len: usize,
 }
 
-impl Moves {
-    fn new() -> Moves {
-        let nothing = Move::new(Square::new(0, 0), Square::new(0, 0));
-        Moves {
-            mv: [nothing; MAX_MOVES],
-            key: [0; MAX_MOVES],
-            cap: [0; MAX_MOVES],
-            order: [0; MAX_MOVES],
-            threat: [false; MAX_MOVES],
-            eval: [0; MAX_MOVES],
+impl Children {
+    fn new() -> Children {
+        let nothing = Child {
+            mv: Move::new(Square::new(0, 0), Square::new(0, 0)),
+            key: 0,
+            cap: 0,
+            order: 0,
+            threat: false,
+        };
+        Children {
+            list: [nothing; MAX_MOVES],
             len: 0,
         }
     }
 
-    fn push(&mut self, m: Move, key: u64) {
-        self.mv[self.len] = m;
-        self.key[self.len] = key;
+    fn push(&mut self, mv: Move, key: u64) {
+        self.list[self.len].mv = mv;
+        self.list[self.len].key = key;
         self.len += 1;
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, Child> {
+        self.list[..self.len].iter()
+    }
+
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, Child> {
+        self.list[..self.len].iter_mut()
     }
 
     /// Highest order key first; insertion sort over a handful of moves.
     fn sort(&mut self) {
         for i in 1..self.len {
-            let (m, k, c, o) = (self.mv[i], self.key[i], self.cap[i], self.order[i]);
+            let c = self.list[i];
             let mut j = i;
-            while j > 0 && self.order[j - 1] < o {
-                self.mv[j] = self.mv[j - 1];
-                self.key[j] = self.key[j - 1];
-                self.cap[j] = self.cap[j - 1];
-                self.order[j] = self.order[j - 1];
+            while j > 0 && self.list[j - 1].order < c.order {
+                self.list[j] = self.list[j - 1];
                 j -= 1;
             }
-            self.mv[j] = m;
-            self.key[j] = k;
-            self.cap[j] = c;
-            self.order[j] = o;
+            self.list[j] = c;
         }
     }
 }

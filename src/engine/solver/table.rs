@@ -4,7 +4,10 @@
 //! Scores are relative to the entry's own position (win in k plies from
 //! here), so they are valid wherever the position recurs. There is no search
 //! depth: every bound is a proof. What an entry is worth keeping is the work
-//! it saved, so a bucket replaces the entry with the smallest subtree.
+//! it saved, so a bucket replaces the entry with the smallest subtree, but
+//! first any entry left by an earlier solve: those are still proofs and are
+//! used while they last, yet a run through many openings would otherwise
+//! fill the table with big subtrees of positions it never sees again.
 
 use crate::rules::{Move, Square};
 
@@ -23,10 +26,13 @@ pub(super) struct Table {
     words: Vec<u64>,
     /// Bucket count minus one; the count is a power of two.
     mask: usize,
+    /// The current solve's generation, 1..=255: never 0, so that a used
+    /// slot's data word is never 0.
+    generation: u8,
 }
 
-/// The packed data word: lo (16), hi (16), move (16), work (8), in use (8).
-fn pack(lo: i32, hi: i32, mv: Option<Move>, work: u8) -> u64 {
+/// The packed data word: lo (16), hi (16), move (16), work (8), generation (8).
+fn pack(lo: i32, hi: i32, mv: Option<Move>, work: u8, generation: u8) -> u64 {
     let m = mv.map_or(0, |m| {
         0x1000 | (m.from.index() as u64) | (m.to.index() as u64) << 6
     });
@@ -34,7 +40,7 @@ fn pack(lo: i32, hi: i32, mv: Option<Move>, work: u8) -> u64 {
         | (hi as i16 as u16 as u64) << 16
         | m << 32
         | (work as u64) << 48
-        | 1 << 56
+        | (generation as u64) << 56
 }
 
 fn unpack(data: u64) -> Hit {
@@ -56,6 +62,10 @@ fn work_of(data: u64) -> u8 {
     (data >> 48) as u8
 }
 
+fn generation_of(data: u64) -> u8 {
+    (data >> 56) as u8
+}
+
 impl Table {
     /// A table of at most `mib` MiB (at least one bucket). Zeroed memory is
     /// handed out lazily by the system, so a big table costs nothing until
@@ -68,7 +78,18 @@ impl Table {
         Table {
             words,
             mask: buckets - 1,
+            generation: 1,
         }
+    }
+
+    /// Marks what is stored from now on as the new solve's, so that what
+    /// earlier solves left is replaced first.
+    pub fn new_generation(&mut self) {
+        self.generation = if self.generation == u8::MAX {
+            1
+        } else {
+            self.generation + 1
+        };
     }
 
     pub fn clear(&mut self) {
@@ -77,6 +98,7 @@ impl Table {
         self.words = Vec::new();
         self.words = vec![0; len];
         advise_huge_pages(&self.words);
+        self.generation = 1;
     }
 
     /// Starts loading `key`'s bucket into the cache: probes are random reads
@@ -112,10 +134,13 @@ impl Table {
     /// Records that the value lies in `lo..=hi`, merged with what is known.
     /// `work` ranks entries for replacement (log2 of the subtree's nodes).
     pub fn store(&mut self, key: u64, lo: i32, hi: i32, mv: Option<Move>, work: u8) {
+        let generation = self.generation;
         let b = self.bucket(key);
         let slots = &mut self.words[b..b + WAYS * 2];
         let mut victim = 0;
-        let mut victim_work = u8::MAX;
+        // An empty slot ranks lowest, then earlier solves' entries, then the
+        // current solve's; within each, the smaller subtree goes.
+        let mut victim_rank = u16::MAX;
         for i in 0..WAYS {
             let (k, data) = (slots[2 * i], slots[2 * i + 1]);
             if data != 0 && k == key {
@@ -125,21 +150,24 @@ impl Table {
                     hi.min(old.hi),
                     mv.or(old.mv),
                     work.max(work_of(data)),
+                    generation,
                 );
                 slots[2 * i + 1] = merged;
                 return;
             }
-            let w = if data == 0 { 0 } else { work_of(data) };
-            if data == 0 || w < victim_work {
+            let rank = if data == 0 {
+                0
+            } else {
+                let current = u16::from(generation_of(data) == generation);
+                1 + (current << 8 | u16::from(work_of(data)))
+            };
+            if rank < victim_rank {
                 victim = i;
-                victim_work = if data == 0 { 0 } else { w };
-                if data == 0 {
-                    break;
-                }
+                victim_rank = rank;
             }
         }
         slots[2 * victim] = key;
-        slots[2 * victim + 1] = pack(lo, hi, mv, work);
+        slots[2 * victim + 1] = pack(lo, hi, mv, work, generation);
     }
 
     /// Permille of slots in use, from a sample at the start of the table.
@@ -215,5 +243,24 @@ mod tests {
         for k in [0, 2 * 1024, 3 * 1024, 9 * 1024] {
             assert!(t.probe(k).is_some(), "{k}");
         }
+    }
+
+    #[test]
+    fn earlier_solves_make_way_first_but_still_answer() {
+        let mut t = Table::new(0);
+        for (i, work) in [5u8, 1, 7, 3].into_iter().enumerate() {
+            t.store(i as u64 * 1024, 0, 0, None, work);
+        }
+        t.new_generation();
+        // A bound sharpened now makes that entry the current solve's.
+        t.store(1024, 0, 0, None, 0);
+        t.store(9 * 1024, 1, 1, None, 0);
+        assert!(t.probe(0).is_some() && t.probe(1024).is_some());
+        assert!(t.probe(3 * 1024).is_none(), "the smallest old subtree goes");
+        assert_eq!(t.probe(2 * 1024).map(|h| h.lo), Some(0));
+        for _ in 0..300 {
+            t.new_generation();
+        }
+        assert_ne!(t.generation, 0, "0 marks an empty slot");
     }
 }

@@ -104,7 +104,7 @@ fn small_rules() -> [(RuleSet, u64); 3] {
 fn race_bounds_hold_against_brute_force() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
     let mut memo = HashMap::new();
-    let mut fired = [0, 0];
+    let mut fired = [0, 0, 0];
     for (rules, max) in small_rules() {
         memo.clear();
         let mut tried = 0;
@@ -118,18 +118,23 @@ fn race_bounds_hold_against_brute_force() {
             tried += 1;
             let exact = brute(&pos, &mut memo);
             let (lo, hi) = race::bounds(&pos);
+            let horizon = race::horizon(&pos);
             if let Some(lo) = lo {
-                fired[0] += 1;
+                fired[0] += usize::from(Some(lo) != horizon.0);
                 assert!(exact >= lo, "{} exact {exact} lo {lo}", pos.fen());
             }
             if let Some(hi) = hi {
-                fired[1] += 1;
+                fired[1] += usize::from(Some(hi) != horizon.1);
                 assert!(exact <= hi, "{} exact {exact} hi {hi}", pos.fen());
+            }
+            if let (Some(lo), Some(hi)) = horizon {
+                fired[2] += usize::from(hi == exact || lo == exact);
             }
         }
     }
-    // The rule must actually be exercised for the test to mean anything.
-    assert!(fired[0] > 50 && fired[1] > 50, "{fired:?}");
+    // Each rule must actually be exercised for the test to mean anything:
+    // the passers' both ways, and the horizon at its very edge.
+    assert!(fired[0] > 50 && fired[1] > 50 && fired[2] > 50, "{fired:?}");
 }
 
 #[test]
@@ -164,4 +169,37 @@ fn every_visited_position_scores_as_brute_force() {
             }
         }
     }
+}
+
+#[test]
+fn at_least_agrees_with_brute_force() {
+    let mut rng = Rng(0x0DDB_A11C_AFE5_7001);
+    let mut memo = HashMap::new();
+    let stop = AtomicBool::new(false);
+    let mut seen = HashMap::new();
+    for (rules, max) in small_rules() {
+        memo.clear();
+        let mut solver = Solver::new(1);
+        let mut tried = 0;
+        while tried < 150 {
+            let Some(pos) = random_position(&mut rng, rules, max) else {
+                continue;
+            };
+            tried += 1;
+            let exact = brute(&pos, &mut memo);
+            *seen.entry(exact.signum()).or_insert(0) += 1;
+            for (value, truth) in [
+                (Value::Win, exact > 0),
+                (Value::Draw, exact >= 0),
+                (Value::Loss, true),
+            ] {
+                let got = solver.at_least(&pos, value, &SolveLimits::default(), &stop);
+                assert_eq!(got, Some(truth), "{} {value:?} exact {exact}", pos.fen());
+            }
+        }
+    }
+    assert!(
+        seen.len() == 3,
+        "wins, draws and losses all tried: {seen:?}"
+    );
 }
