@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// The table as committed; see the file's header for how it was made.
 const BUILTIN: &str = include_str!("../../data/openings.txt");
@@ -250,6 +251,16 @@ pub struct ProveLimits {
     pub first_move: SolveLimits,
 }
 
+/// One opening's proof and what it cost.
+#[derive(Clone, Debug)]
+pub struct Proved {
+    pub proof: Proof,
+    /// Proving the result, its distance and its line.
+    pub solving: Duration,
+    /// Sorting out which first moves keep the result.
+    pub keeping: Duration,
+}
+
 /// Proves one opening: its result, its line, and which first moves keep it.
 pub fn prove(
     solver: &mut Solver,
@@ -257,32 +268,49 @@ pub fn prove(
     limits: &ProveLimits,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&SolveProgress),
-) -> Proof {
+) -> Proved {
+    let started = Instant::now();
+    let unknown = |note: String| Proved {
+        proof: Proof::Unknown(note),
+        solving: started.elapsed(),
+        keeping: Duration::ZERO,
+    };
     let start = match Position::start(RuleSet::PAWNRACE, Some(gaps)) {
         Ok(p) => p,
-        Err(e) => return Proof::Unknown(e.to_string()),
+        Err(e) => return unknown(e.to_string()),
     };
     let Some(solution) = solver.solve(&start, &limits.opening, stop, progress) else {
-        return Proof::Unknown("not proven within the budget".into());
+        return unknown("not proven within the budget".into());
     };
+    let solving = started.elapsed();
     let winner = winner_of(solution.value, Color::White);
+    // What black must not reach after a first move that keeps the result.
+    let spoiler = match winner {
+        Some(Color::White) => Some(Value::Draw),
+        None => Some(Value::Win),
+        Some(Color::Black) => None,
+    };
     let (mut keep, mut unsettled) = (Vec::new(), Vec::new());
-    if winner != Some(Color::Black) {
+    if let Some(spoiler) = spoiler {
         for &m in start.legal_moves().iter() {
             let child = start.play_unchecked(m);
-            match solver.solve(&child, &limits.first_move, stop, &mut |_| {}) {
-                Some(s) if winner_of(s.value, Color::Black) == winner => keep.push(m),
-                Some(_) => {}
+            match solver.at_least(&child, spoiler, &limits.first_move, stop) {
+                Some(false) => keep.push(m),
+                Some(true) => {}
                 None => unsettled.push(m),
             }
         }
     }
-    Proof::Proven {
-        winner,
-        plies: solution.plies,
-        line: solution.pv,
-        keep,
-        unsettled,
+    Proved {
+        proof: Proof::Proven {
+            winner,
+            plies: solution.plies,
+            line: solution.pv,
+            keep,
+            unsettled,
+        },
+        solving,
+        keeping: started.elapsed() - solving,
     }
 }
 
@@ -293,14 +321,15 @@ pub fn canonical_gaps(width: u8) -> impl Iterator<Item = Gaps> {
 
 /// Proves every opening missing from `table` (or not proven there), storing
 /// each result and its mirror as soon as it is known and handing the table
-/// to `save` so that a long run can stop and resume.
+/// (with that opening's proof and costs) to `save` so that a long run can
+/// stop and resume.
 pub fn prove_all(
     table: &mut Openings,
     solver: &mut Solver,
     limits: &ProveLimits,
     stop: &AtomicBool,
     on_progress: &mut dyn FnMut(Gaps, &SolveProgress),
-    save: &mut dyn FnMut(&Openings, Gaps),
+    save: &mut dyn FnMut(&Openings, Gaps, &Proved),
 ) {
     let width = RuleSet::PAWNRACE.width();
     for gaps in canonical_gaps(width) {
@@ -310,14 +339,14 @@ pub fn prove_all(
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return;
         }
-        let proof = prove(solver, gaps, limits, stop, &mut |p| on_progress(gaps, p));
+        let proved = prove(solver, gaps, limits, stop, &mut |p| on_progress(gaps, p));
         let mirror = Gaps {
             white: width - 1 - gaps.white,
             black: width - 1 - gaps.black,
         };
-        table.insert(mirror, mirror_proof(&proof, width));
-        table.insert(gaps, proof);
-        save(table, gaps);
+        table.insert(mirror, mirror_proof(&proved.proof, width));
+        table.insert(gaps, proved.proof.clone());
+        save(table, gaps, &proved);
     }
 }
 
