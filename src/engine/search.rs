@@ -57,7 +57,9 @@ impl Engine {
         }
     }
 
-    pub(super) fn solver(&mut self) -> &mut Solver {
+    /// The exact solver behind perfect play. A session's `solve` uses it
+    /// too: one table, and what `solve` proves, `go` then plays from.
+    pub fn solver(&mut self) -> &mut Solver {
         let mib = self.hash_mib;
         self.solver
             .get_or_insert_with(|| Box::new(Solver::new(mib)))

@@ -1,7 +1,7 @@
 //! Work a session hands out to run off the async workers.
 
 use crate::engine::{
-    Engine, Limits, SearchResult, Solution, SolveLimits, SolvePhase, SolveProgress, Solver, Value,
+    Engine, Limits, SearchResult, Solution, SolveLimits, SolvePhase, SolveProgress, Value,
 };
 use crate::protocol::reply::info_line;
 use crate::rules::{Gaps, Move, Position, RuleSet, perft_divide};
@@ -30,7 +30,7 @@ pub(super) enum Work {
         depth: u32,
     },
     Solve {
-        solver: Box<Solver>,
+        engine: Box<Engine>,
         pos: Position,
         limits: SolveLimits,
     },
@@ -56,7 +56,7 @@ pub(super) enum Finished {
     },
     /// `solution` is `None` when a budget ran out or it was stopped.
     Solve {
-        solver: Box<Solver>,
+        engine: Box<Engine>,
         pos: Position,
         solution: Option<Solution>,
     },
@@ -111,13 +111,15 @@ impl Job {
                 divide: perft_divide(&pos, depth, stop),
             },
             Work::Solve {
-                mut solver,
+                mut engine,
                 pos,
                 limits,
             } => {
-                let solution = solver.solve(&pos, &limits, stop, &mut |p| emit(solve_info(p)));
+                let solution = engine
+                    .solver()
+                    .solve(&pos, &limits, stop, &mut |p| emit(solve_info(p)));
                 Finished::Solve {
-                    solver,
+                    engine,
                     pos,
                     solution,
                 }

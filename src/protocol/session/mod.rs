@@ -14,9 +14,7 @@ pub use job::{Job, JobDone};
 
 use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
-use crate::engine::{
-    DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult, Solution, Solver, Value,
-};
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult, Solution, Value};
 
 use crate::rules::{Game, Position, RuleSet};
 use game::file_order;
@@ -80,11 +78,9 @@ pub struct Session {
     move_overhead_ms: u64,
     state: State,
     /// Made on first use, so that idle sessions hold no table; away while a
-    /// job has it.
+    /// job has it. Its solver serves `solve` too, and its table outlives one
+    /// solve, so that solving the positions of one game in turn is cheap.
     engine: Option<Box<Engine>>,
-    /// The exact solver, likewise; its table outlives one solve, so that
-    /// solving the positions of one game in turn is cheap.
-    solver: Option<Box<Solver>>,
     running: Option<Running>,
 }
 
@@ -105,7 +101,6 @@ impl Session {
             options,
             state: State::AwaitingGaps(RuleSet::PAWNRACE),
             engine: None,
-            solver: None,
             running: None,
         }
     }
@@ -172,13 +167,9 @@ impl Session {
             Command::Solve(limits) => match self.game() {
                 Ok(g) => {
                     let pos = *g.position();
-                    let hash = self.hash_mib;
-                    let solver = self
-                        .solver
-                        .take()
-                        .unwrap_or_else(|| Box::new(Solver::new(hash)));
+                    let engine = self.take_engine();
                     return self.start(Work::Solve {
-                        solver,
+                        engine,
                         pos,
                         limits,
                     });
@@ -251,11 +242,11 @@ impl Session {
                 lines
             }
             Finished::Solve {
-                solver,
+                engine,
                 pos,
                 solution,
             } => {
-                self.solver = Some(solver);
+                self.engine = Some(engine);
                 vec![solution_line(&pos, solution.as_ref())]
             }
             Finished::Perft { divide: None } => vec![error(
@@ -349,9 +340,6 @@ impl Session {
             self.hash_mib = mib;
             if let Some(engine) = &mut self.engine {
                 engine.set_hash(mib);
-            }
-            if let Some(solver) = &mut self.solver {
-                solver.set_hash(mib);
             }
             Ok(vec![format!("ok setoption Hash {mib}")])
         } else if name.eq_ignore_ascii_case("move overhead") {

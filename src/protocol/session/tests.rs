@@ -238,3 +238,27 @@ fn options() {
     );
     assert_eq!(out[5], out[4]);
 }
+
+#[test]
+fn go_plays_at_once_from_what_solve_proved() {
+    let mut s = Session::new(SessionOptions::default());
+    let fen = "8/1pp1p1p1/8/3p1p1P/p2P4/2P3P1/1P2PP2/8 w -";
+    let nodes_of = |line: &str| -> u64 {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == "nodes").expect("nodes");
+        words[i + 1].parse().expect("a count")
+    };
+    let out = drive(&mut s, &[&format!("position fen {fen}"), "solve"]);
+    let solved = out.iter().rev().find(|l| l.starts_with("info nodes"));
+    let solve_nodes = nodes_of(solved.expect("solve reports its nodes"));
+    assert!(out.last().unwrap().starts_with("solution white plies 19 "));
+    assert!(solve_nodes > 10_000, "{solve_nodes}");
+    let out = drive(&mut s, &["go movetime 2000"]);
+    let i = out
+        .iter()
+        .position(|l| l == "info string proven win in 19 plies")
+        .expect("a proof");
+    // The proof comes from the table `solve` left, not from a new search.
+    assert!(nodes_of(&out[i + 1]) < solve_nodes / 10, "{out:?}");
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+}
