@@ -255,8 +255,9 @@ pub struct ProveLimits {
 #[derive(Clone, Debug)]
 pub struct Proved {
     pub proof: Proof,
-    /// Proving the result, its distance and its line.
-    pub solving: Duration,
+    /// Proving the result, its distance and its line; `None` when they came
+    /// from the table and only first moves were tried again.
+    pub solving: Option<Duration>,
     /// Sorting out which first moves keep the result.
     pub keeping: Duration,
 }
@@ -272,7 +273,7 @@ pub fn prove(
     let started = Instant::now();
     let unknown = |note: String| Proved {
         proof: Proof::Unknown(note),
-        solving: started.elapsed(),
+        solving: Some(started.elapsed()),
         keeping: Duration::ZERO,
     };
     let start = match Position::start(RuleSet::PAWNRACE, Some(gaps)) {
@@ -284,23 +285,14 @@ pub fn prove(
     };
     let solving = started.elapsed();
     let winner = winner_of(solution.value, Color::White);
-    // What black must not reach after a first move that keeps the result.
-    let spoiler = match winner {
-        Some(Color::White) => Some(Value::Draw),
-        None => Some(Value::Win),
-        Some(Color::Black) => None,
-    };
-    let (mut keep, mut unsettled) = (Vec::new(), Vec::new());
-    if let Some(spoiler) = spoiler {
-        for &m in start.legal_moves().iter() {
-            let child = start.play_unchecked(m);
-            match solver.at_least(&child, spoiler, &limits.first_move, stop) {
-                Some(false) => keep.push(m),
-                Some(true) => {}
-                None => unsettled.push(m),
-            }
-        }
-    }
+    let (keep, unsettled) = sort_first_moves(
+        solver,
+        &start,
+        winner,
+        start.legal_moves().iter().copied(),
+        &limits.first_move,
+        stop,
+    );
     Proved {
         proof: Proof::Proven {
             winner,
@@ -309,9 +301,86 @@ pub fn prove(
             keep,
             unsettled,
         },
-        solving,
+        solving: Some(solving),
         keeping: started.elapsed() - solving,
     }
+}
+
+/// Tries again, within `limits.first_move`, the first moves a proven
+/// opening left unsettled. `None` when there were none.
+pub fn settle(
+    solver: &mut Solver,
+    gaps: Gaps,
+    proof: &Proof,
+    limits: &ProveLimits,
+    stop: &AtomicBool,
+) -> Option<Proved> {
+    let Proof::Proven {
+        winner,
+        plies,
+        line,
+        keep,
+        unsettled,
+    } = proof
+    else {
+        return None;
+    };
+    if unsettled.is_empty() {
+        return None;
+    }
+    let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
+    let started = Instant::now();
+    let (kept, still) = sort_first_moves(
+        solver,
+        &start,
+        *winner,
+        unsettled.iter().copied(),
+        &limits.first_move,
+        stop,
+    );
+    // In the order the moves are generated, as a fresh proof lists them.
+    let mut keep: Vec<Move> = keep.iter().chain(&kept).copied().collect();
+    keep.sort_by_key(|m| start.legal_moves().iter().position(|l| l == m));
+    Some(Proved {
+        proof: Proof::Proven {
+            winner: *winner,
+            plies: *plies,
+            line: line.clone(),
+            keep,
+            unsettled: still,
+        },
+        solving: None,
+        keeping: started.elapsed(),
+    })
+}
+
+/// Which of `moves`, white's first moves from `start`, keep the opening's
+/// result (`winner`), and which could not be settled within `limits`.
+/// Nothing keeps a black win: every move loses.
+fn sort_first_moves(
+    solver: &mut Solver,
+    start: &Position,
+    winner: Option<Color>,
+    moves: impl Iterator<Item = Move>,
+    limits: &SolveLimits,
+    stop: &AtomicBool,
+) -> (Vec<Move>, Vec<Move>) {
+    // What black must not reach after a first move that keeps the result.
+    let spoiler = match winner {
+        Some(Color::White) => Value::Draw,
+        None => Value::Win,
+        Some(Color::Black) => return (Vec::new(), Vec::new()),
+    };
+    let (mut keep, mut unsettled) = (Vec::new(), Vec::new());
+    for m in moves {
+        let child = start.play_unchecked(m);
+        match solver.at_least(&child, spoiler, limits, stop) {
+            Some(false) => keep.push(m),
+            Some(true) => {}
+            None => unsettled.push(m),
+        }
+    }
+    (keep, unsettled)
 }
 
 /// The pairs that need proving; their file mirrors share the result.
@@ -319,7 +388,8 @@ pub fn canonical_gaps(width: u8) -> impl Iterator<Item = Gaps> {
     Gaps::all(width).filter(move |g| 2 * g.white < width)
 }
 
-/// Proves every opening missing from `table` (or not proven there), storing
+/// Proves every opening missing from `table` (or not proven there), and
+/// tries again the first moves that proven ones left unsettled, storing
 /// each result and its mirror as soon as it is known and handing the table
 /// (with that opening's proof and costs) to `save` so that a long run can
 /// stop and resume.
@@ -333,13 +403,18 @@ pub fn prove_all(
 ) {
     let width = RuleSet::PAWNRACE.width();
     for gaps in canonical_gaps(width) {
-        if matches!(table.get(gaps), Some(Proof::Proven { .. })) {
-            continue;
-        }
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return;
         }
-        let proved = prove(solver, gaps, limits, stop, &mut |p| on_progress(gaps, p));
+        let proved = match table.get(gaps) {
+            Some(proof @ Proof::Proven { .. }) => {
+                match settle(solver, gaps, &proof.clone(), limits, stop) {
+                    Some(proved) => proved,
+                    None => continue,
+                }
+            }
+            _ => prove(solver, gaps, limits, stop, &mut |p| on_progress(gaps, p)),
+        };
         let mirror = Gaps {
             white: width - 1 - gaps.white,
             black: width - 1 - gaps.black,
@@ -402,6 +477,38 @@ mod tests {
             let e = Openings::parse(&format!("# header\n{text}\n")).unwrap_err();
             assert!(e.starts_with("line 2: ") && e.contains(what), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn settling_keeps_what_is_known_and_what_is_not() {
+        let gaps: Gaps = "AH".parse().unwrap();
+        let proof = Proof::Proven {
+            winner: Some(Color::White),
+            plies: 29,
+            line: vec![mv("h2h4")],
+            keep: vec![mv("h2h4")],
+            unsettled: vec![mv("c2c4"), mv("b2b3")],
+        };
+        let limits = ProveLimits {
+            opening: SolveLimits::default(),
+            first_move: SolveLimits {
+                nodes: Some(1),
+                movetime_ms: None,
+            },
+        };
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(1);
+        let proved = settle(&mut solver, gaps, &proof, &limits, &stop).unwrap();
+        assert_eq!(proved.proof, proof, "one node settles nothing");
+        assert_eq!(proved.solving, None, "the result came from the table");
+        let settled = Proof::Proven {
+            winner: Some(Color::White),
+            plies: 29,
+            line: vec![mv("h2h4")],
+            keep: vec![mv("h2h4")],
+            unsettled: vec![],
+        };
+        assert!(settle(&mut solver, gaps, &settled, &limits, &stop).is_none());
     }
 
     #[test]
