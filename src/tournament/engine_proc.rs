@@ -33,8 +33,8 @@ pub struct LineConn {
 }
 
 impl LineConn {
-    /// Starts `argv` with piped stdin and stdout. The engine's stderr is
-    /// dropped: its logs would tear the progress line apart.
+    /// Starts `argv` with piped stdin and stdout. The engine's stderr goes
+    /// to our log at debug level (see [`log_lines`]).
     pub fn spawn(argv: &[String]) -> io::Result<LineConn> {
         let (program, args) = argv
             .split_first()
@@ -43,10 +43,13 @@ impl LineConn {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()?;
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
+        if let Some(stderr) = child.stderr.take() {
+            log_lines(stderr, argv.join(" "));
+        }
         Ok(LineConn {
             writer: Box::new(stdin),
             lines: read_lines(stdout),
@@ -102,26 +105,42 @@ impl Drop for LineConn {
 /// Lines from `source` on a channel that closes at the end of the stream.
 fn read_lines(source: impl Read + Send + 'static) -> Receiver<String> {
     let (tx, rx) = mpsc::channel();
+    thread::spawn(move || each_line(source, |line| tx.send(line).is_ok()));
+    rx
+}
+
+/// An engine's stderr into our log at debug level, each line under the
+/// engine's command: read to the end, so that a chatty engine never blocks
+/// on a full pipe, and out of the way of the progress line unless asked for
+/// (`RUST_LOG=pawnrace::tournament=debug`).
+fn log_lines(source: impl Read + Send + 'static, engine: String) {
     thread::spawn(move || {
-        let mut reader = BufReader::new(source);
-        loop {
-            let mut buf = Vec::new();
-            match (&mut reader)
-                .take(MAX_LINE_BYTES as u64)
-                .read_until(b'\n', &mut buf)
-            {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let text = String::from_utf8_lossy(&buf);
-                    let line = text.trim_end_matches(['\n', '\r']).to_string();
-                    if tx.send(line).is_err() {
-                        break;
-                    }
+        each_line(source, |line| {
+            tracing::debug!(%engine, "stderr: {line}");
+            true
+        })
+    });
+}
+
+/// Calls `f` with each line of `source` (without its line end; an overlong
+/// line comes in pieces) until the stream ends or `f` says stop.
+fn each_line(source: impl Read, mut f: impl FnMut(String) -> bool) {
+    let mut reader = BufReader::new(source);
+    loop {
+        let mut buf = Vec::new();
+        match (&mut reader)
+            .take(MAX_LINE_BYTES as u64)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&buf);
+                if !f(text.trim_end_matches(['\n', '\r']).to_string()) {
+                    return;
                 }
             }
         }
-    });
-    rx
+    }
 }
 
 #[cfg(test)]
@@ -149,6 +168,27 @@ mod tests {
         let mut conn = sh("sleep 5");
         let deadline = Instant::now() + Duration::from_millis(50);
         assert_eq!(conn.recv_until(deadline), Err(Silence::Timeout));
+    }
+
+    #[test]
+    fn a_chatty_stderr_never_blocks_the_engine() {
+        // Far more than a pipe holds: unread, the engine would stall.
+        let mut conn = sh(
+            "i=0; while [ $i -lt 3000 ]; do echo 'log line of some length here' >&2; i=$((i+1)); done; echo done",
+        );
+        let deadline = Instant::now() + Duration::from_secs(10);
+        assert_eq!(conn.recv_until(deadline), Ok("done".into()));
+    }
+
+    #[test]
+    fn long_lines_come_in_pieces() {
+        let text = format!("{}\nshort\r\n", "x".repeat(MAX_LINE_BYTES + 5));
+        let mut lines = Vec::new();
+        each_line(text.as_bytes(), |l| {
+            lines.push(l.len());
+            true
+        });
+        assert_eq!(lines, [MAX_LINE_BYTES, 5, 5]);
     }
 
     #[test]
