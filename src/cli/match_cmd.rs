@@ -22,7 +22,8 @@ the timeout) or a protocol error loses the game; it is counted, the engine
 is restarted, and the match goes on. The table gives A's results by colour,
 faults and move times per engine, and the Elo difference (logistic model)
 with a 95% interval from the trinomial win/draw/loss variance. The SPRT
-uses the normal approximation of the log-likelihood ratio on the same model.
+uses the normal approximation of the log-likelihood ratio over game pairs
+(an opening with colours swapped) and their pentanomial variance.
 
 Example:
   pawnrace match --engine \"target/release/pawnrace --hash 8\" \\

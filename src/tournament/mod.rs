@@ -24,7 +24,9 @@ pub use game::{Adjudicator, GameRecord, GapsChoice, Referee, Termination, play_g
 pub use plan::{GapsSpec, Pairing, schedule};
 pub use player::{Answer, AutorunnerPlayer, Fault, FaultKind, Launch, PawnracePlayer, Player};
 pub use report::{progress_line, table};
-pub use stats::{Elo, MoveTimes, Score, Sprt, SprtDecision, Tally, elo, elo_from_score};
+pub use stats::{
+    Elo, MoveTimes, Pentanomial, Score, Sprt, SprtDecision, Tally, elo, elo_from_score,
+};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -142,13 +144,13 @@ pub fn run(config: &MatchConfig, mut on_game: impl FnMut(&Played, &Tally)) -> Ma
         }
         drop(tx);
         for played in rx {
-            tally.add(played.pairing.white, &played.record);
+            tally.add(played.pairing.round, played.pairing.white, &played.record);
             on_game(&played, &tally);
             if decided.is_none()
                 && let Some(sprt) = &config.sprt
-                && let Some(decision) = sprt.decide(&tally.score)
+                && let Some(decision) = sprt.decide_llr(tally.llr(sprt))
             {
-                decided = Some((decision, sprt.llr(&tally.score)));
+                decided = Some((decision, tally.llr(sprt)));
                 stop.store(true, Ordering::SeqCst);
             }
         }

@@ -38,7 +38,7 @@ pub fn progress_line(tally: &Tally, planned: usize, sprt: Option<&Sprt>) -> Stri
     );
     if let Some(t) = sprt {
         let (lo, hi) = t.bounds();
-        let _ = write!(line, "  LLR {:.2} ({lo:.2}, {hi:.2})", t.llr(s));
+        let _ = write!(line, "  LLR {:.2} ({lo:.2}, {hi:.2})", tally.llr(t));
     }
     line
 }
@@ -142,7 +142,12 @@ pub fn table(
             t.elo1,
             t.alpha,
             t.beta,
-            t.llr(s)
+            tally.llr(t)
+        );
+        let [p0, p1, p2, p3, p4] = tally.pairs.counts;
+        let _ = writeln!(
+            out,
+            "  (game pairs by A's points, 0 1/2 1 3/2 2: {p0} {p1} {p2} {p3} {p4}; normal approximation with the pentanomial variance)"
         );
     }
     out
@@ -155,13 +160,11 @@ mod tests {
 
     #[test]
     fn the_table_shows_totals_faults_and_elo() {
-        let mut tally = Tally {
-            score: Score {
-                wins: 3,
-                draws: 1,
-                losses: 2,
-            },
-            ..Tally::default()
+        let mut tally = Tally::default();
+        tally.score = Score {
+            wins: 3,
+            draws: 1,
+            losses: 2,
         };
         tally.by_colour[0] = Score {
             wins: 2,
@@ -183,5 +186,18 @@ mod tests {
         assert!(text.contains("Elo difference (A - B): +58.5 +/-"), "{text}");
         let line = progress_line(&tally, 8, None);
         assert!(line.starts_with("game 6/8: +3 =1 -2"), "{line}");
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        tally.pairs.counts = [0, 1, 1, 1, 0];
+        let text = table(["a", "b"], &tally, 8, Some((&sprt, None)));
+        assert!(
+            text.contains("game pairs by A's points, 0 1/2 1 3/2 2: 0 1 1 1 0;"),
+            "{text}"
+        );
+        assert!(text.contains("no decision"), "{text}");
     }
 }

@@ -6,10 +6,18 @@
 //! the three observed frequencies (the trinomial model, as cutechess and
 //! fastchess do for unpaired games). The interval is normal on the score
 //! and mapped through the curve, so it is not symmetric in Elo.
+//!
+//! The SPRT counts game pairs instead (each opening is played twice with
+//! colours swapped): a pair scores 0, 1/2, 1, 3/2 or 2 for A, the
+//! pentanomial model of fishtest and fastchess. In Pawn Race most openings
+//! are won by one colour with good play, so a pair that goes one game each
+//! way is common and says little about strength; the pairs' variance sees
+//! that, where the games' variance would not, and the test ends sooner.
 
 use super::game::GameRecord;
 use super::player::FaultKind;
 use crate::rules::Color;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// Two-sided 95% quantile of the normal distribution.
@@ -40,13 +48,44 @@ impl Score {
 
 /// Mean and variance of a game's score given counts of wins, draws, losses.
 fn trinomial(wins: f64, draws: f64, losses: f64) -> Option<(f64, f64)> {
-    let n = wins + draws + losses;
+    moments(&[(0.0, losses), (0.5, draws), (1.0, wins)])
+}
+
+/// Mean and variance of a sample given as (value, count) pairs; `None` when
+/// it is empty.
+fn moments(sample: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n: f64 = sample.iter().map(|(_, c)| c).sum();
     if n == 0.0 {
         return None;
     }
-    let s = (wins + draws / 2.0) / n;
-    let var = (wins * (1.0 - s).powi(2) + draws * (0.5 - s).powi(2) + losses * s.powi(2)) / n;
-    Some((s, var))
+    let mean = sample.iter().map(|(x, c)| x * c).sum::<f64>() / n;
+    let var = sample
+        .iter()
+        .map(|(x, c)| c * (x - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((mean, var))
+}
+
+/// Game pairs by A's points in the pair: `counts[k]` pairs scored k/2.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+pub struct Pentanomial {
+    pub counts: [usize; 5],
+}
+
+impl Pentanomial {
+    pub fn pairs(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    /// Mean score per game and the variance of a pair's mean; `None`
+    /// with no pairs. `prior` pseudo-pairs are added to every count.
+    fn mean_and_variance(&self, prior: f64) -> Option<(f64, f64)> {
+        let sample: Vec<(f64, f64)> = (0..5)
+            .map(|k| (k as f64 / 4.0, self.counts[k] as f64 + prior))
+            .collect();
+        moments(&sample)
+    }
 }
 
 /// The Elo difference a mean score means; infinite at 0 and 1.
@@ -116,12 +155,13 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio in the normal approximation (the GSPRT of
-    /// fishtest's early years): `n (s1 - s0) (2 s - s0 - s1) / (2 var)`.
-    /// While every game has had the same result the sample variance is zero
-    /// and the ratio undefined; the variance then comes from the counts with
-    /// half a game of each result added (a Jeffreys-style prior), so that a
-    /// run of wins is evidence too and the test still ends.
+    /// The log-likelihood ratio of unpaired games in the normal
+    /// approximation (the GSPRT of fishtest's early years):
+    /// `n (s1 - s0) (2 s - s0 - s1) / (2 var)` over the games' trinomial
+    /// variance. While every game has had the same result the sample
+    /// variance is zero and the ratio undefined; the variance then comes from
+    /// the counts with half a game of each result added (a Jeffreys-style
+    /// prior), so that a run of wins is evidence too and the test still ends.
     pub fn llr(&self, score: &Score) -> f64 {
         let Some((s, mut var)) = score.mean_and_variance() else {
             return 0.0;
@@ -130,12 +170,31 @@ impl Sprt {
             let (w, d, l) = (score.wins as f64, score.draws as f64, score.losses as f64);
             var = trinomial(w + 0.5, d + 0.5, l + 0.5).map_or(0.25, |(_, v)| v);
         }
-        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        score.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        self.normal_llr(score.games() as f64, s, var)
     }
 
-    pub fn decide(&self, score: &Score) -> Option<SprtDecision> {
-        let llr = self.llr(score);
+    /// The log-likelihood ratio of game pairs, the same formula over the
+    /// pairs' means and their pentanomial variance. Where that variance is
+    /// zero (every pair alike), half a pair of each kind is added to it.
+    pub fn llr_pairs(&self, pairs: &Pentanomial) -> f64 {
+        let Some((s, mut var)) = pairs.mean_and_variance(0.0) else {
+            return 0.0;
+        };
+        if var <= 0.0 {
+            var = pairs.mean_and_variance(0.5).map_or(0.125, |(_, v)| v);
+        }
+        self.normal_llr(pairs.pairs() as f64, s, var)
+    }
+
+    /// `n` samples of mean `s` and variance `var`, each sample's expected
+    /// score `s0` under H0 and `s1` under H1.
+    fn normal_llr(&self, n: f64, s: f64, var: f64) -> f64 {
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    /// The decision an LLR means, if it crossed a bound.
+    pub fn decide_llr(&self, llr: f64) -> Option<SprtDecision> {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             Some(SprtDecision::H1)
@@ -144,6 +203,10 @@ impl Sprt {
         } else {
             None
         }
+    }
+
+    pub fn decide(&self, score: &Score) -> Option<SprtDecision> {
+        self.decide_llr(self.llr(score))
     }
 }
 
@@ -172,6 +235,10 @@ pub struct Tally {
     /// Faults per engine, in [`FaultKind::ALL`] order.
     pub faults: [[usize; FaultKind::ALL.len()]; 2],
     pub times: [MoveTimes; 2],
+    /// Completed pairs (rounds 1-2, 3-4, ...), for the SPRT.
+    pub pairs: Pentanomial,
+    /// A's points in pairs with one game finished, by pair.
+    half_pairs: BTreeMap<usize, u8>,
 }
 
 impl Tally {
@@ -179,18 +246,33 @@ impl Tally {
         self.score.games()
     }
 
-    /// Counts a game in which engine `white` had white.
-    pub fn add(&mut self, white: usize, record: &GameRecord) {
+    /// Counts the game of schedule round `round` (from 1), in which engine
+    /// `white` had white. Rounds 2k-1 and 2k are a pair: one opening, both
+    /// colours.
+    pub fn add(&mut self, round: usize, white: usize, record: &GameRecord) {
         let a_colour = if white == 0 {
             Color::White
         } else {
             Color::Black
         };
+        // A's points, in half points.
+        let halves = match record.winner {
+            None => 1,
+            Some(w) if w == a_colour => 2,
+            Some(_) => 0,
+        };
         for score in [&mut self.score, &mut self.by_colour[a_colour.index()]] {
-            match record.winner {
-                None => score.draws += 1,
-                Some(w) if w == a_colour => score.wins += 1,
-                Some(_) => score.losses += 1,
+            match halves {
+                1 => score.draws += 1,
+                2 => score.wins += 1,
+                _ => score.losses += 1,
+            }
+        }
+        let pair = round.saturating_sub(1) / 2;
+        match self.half_pairs.remove(&pair) {
+            Some(first) => self.pairs.counts[usize::from(first + halves)] += 1,
+            None => {
+                self.half_pairs.insert(pair, halves);
             }
         }
         match &record.termination {
@@ -217,6 +299,11 @@ impl Tally {
 
     pub fn fault_total(&self, engine: usize) -> usize {
         self.faults[engine].iter().sum()
+    }
+
+    /// The SPRT's log-likelihood ratio, from the completed pairs.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        sprt.llr_pairs(&self.pairs)
     }
 }
 
@@ -296,5 +383,34 @@ mod tests {
         assert_eq!(t.decide(&score(200, 0, 0)), Some(SprtDecision::H1));
         assert_eq!(t.decide(&score(0, 0, 200)), Some(SprtDecision::H0));
         assert_eq!(t.decide(&score(0, 200, 0)), Some(SprtDecision::H0));
+    }
+
+    #[test]
+    fn sprt_over_pairs() {
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let pairs = |counts| Pentanomial { counts };
+        assert_eq!(t.llr_pairs(&Pentanomial::default()), 0.0);
+        // Mean 1/2, variance of a pair's mean 1/32.
+        let (s0, s1) = (0.5, score_from_elo(10.0));
+        let expected = 4.0 * (s1 - s0) * (1.0 - s0 - s1) / (2.0 / 32.0);
+        assert!(close(t.llr_pairs(&pairs([0, 1, 2, 1, 0])), expected));
+        // Pairs that never split carry what their games do, in half as
+        // many samples of the same variance.
+        let whole = t.llr_pairs(&pairs([10, 0, 0, 0, 30]));
+        assert!(close(whole, t.llr(&score(60, 0, 20)) / 2.0));
+        // Every pair one game each way (each colour wins its opening): no
+        // sign of strength, and the pairs see it long before the games do.
+        let split = |n| pairs([0, 0, n, 0, 0]);
+        let n = (1..1000)
+            .find(|&n| t.decide_llr(t.llr_pairs(&split(n))).is_some())
+            .unwrap();
+        assert_eq!(t.decide_llr(t.llr_pairs(&split(n))), Some(SprtDecision::H0));
+        assert_eq!(t.decide(&score(n, 0, n)), None, "{n} pairs");
+        assert!(n < 100, "{n}");
     }
 }

@@ -207,9 +207,11 @@ fn a_tally_counts_from_a_s_point_of_view() {
     let record = play(&mut w, &mut b, ah());
     let mut tally = Tally::default();
     // A had white and won; then B had white (A black) and won.
-    tally.add(0, &record);
-    tally.add(1, &record);
+    tally.add(1, 0, &record);
+    assert_eq!(tally.pairs.pairs(), 0, "half a pair");
+    tally.add(2, 1, &record);
     assert_eq!((tally.score.wins, tally.score.losses), (1, 1), "{tally:?}");
+    assert_eq!(tally.pairs.counts, [0, 0, 1, 0, 0], "one game each way");
     assert_eq!(tally.by_colour[0].wins, 1);
     assert_eq!(tally.by_colour[1].losses, 1);
     // The illegal move was black's: B's in the first game, A's in the second.
