@@ -42,6 +42,9 @@ enum Command {
     /// The exact value of a position (or of every gap opening), with the
     /// winner's shortest win and the loser's longest loss.
     Solve(cli::solve::SolveArgs),
+    /// Grow the book of proven positions near an opening's start, where
+    /// proofs take longer than a move's time (data/book.txt).
+    Book(cli::book::BookArgs),
     /// Count move sequences from a position, with the speed.
     Perft(cli::perft::PerftArgs),
     /// One pawn each: `duel e2 e7 w` prints white, black or draw; with no
@@ -125,6 +128,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => Some(args),
         Some(Command::Bench(args)) => return run_bench(args.depth, parsed.common.hash),
         Some(Command::Solve(args)) => return cli::solve::run(args),
+        Some(Command::Book(args)) => return cli::book::run(args),
         Some(Command::Perft(args)) => return cli::perft::run(args),
         Some(Command::ChessValidator) => return run_problem(problems::chess_validator::run),
         Some(Command::PawnValidator) => return run_problem(problems::pawn_validator::run),

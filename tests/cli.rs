@@ -68,3 +68,37 @@ fn perft_counts_from_a_start_or_a_position() {
     let (ok, _, err) = pawnrace(&["perft", "2", "--fen", "8/8/8/8/8/8/8/8 w -"]);
     assert!(!ok && err.contains("no pawns"), "{err}");
 }
+
+#[test]
+fn book_grows_a_file_and_names_what_it_could_not_prove() {
+    let dir = std::env::temp_dir().join(format!("pawnrace-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("book.txt");
+    let out_arg = out.to_str().unwrap();
+    // Far too small a budget for positions one ply into an opening.
+    let (ok, _, err) = pawnrace(&[
+        "book",
+        "--gaps",
+        "AF",
+        "--plies",
+        "1",
+        "--nodes",
+        "1000",
+        "--solve-hash",
+        "1",
+        "--out",
+        out_arg,
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("not proven within the budget"), "{err}");
+    assert!(err.contains("0 positions proven"), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("# run: pawnrace book --gaps AF --plies 1 --side black --nodes 1000"),
+        "{text}"
+    );
+    // A draw has no winner to serve unless told.
+    let (ok, _, err) = pawnrace(&["book", "--gaps", "AA", "--out", out_arg]);
+    assert!(!ok && err.contains("--side"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -172,12 +172,15 @@ fn mirrored_positions_have_the_same_solution() {
             };
             tried += 1;
             let a = solve(&mut solver, &pos);
-            let b = solve(&mut solver, &pos.mirror());
-            assert_eq!(a.value, b.value, "{}", pos.fen());
-            if a.value != Value::Draw {
-                assert_eq!(a.plies, b.plies, "{}", pos.fen());
+            // Colours swapped, and files reversed.
+            for other in [pos.mirror(), pos.mirror_files()] {
+                let b = solve(&mut solver, &other);
+                assert_eq!(a.value, b.value, "{} / {}", pos.fen(), other.fen());
+                if a.value != Value::Draw {
+                    assert_eq!(a.plies, b.plies, "{} / {}", pos.fen(), other.fen());
+                }
+                check_line(&other, &b);
             }
-            check_line(&pos.mirror(), &b);
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The command line's subcommands beyond the protocol itself.
 
+pub mod book;
 pub mod match_cmd;
 pub mod perft;
 pub mod progress;
@@ -20,4 +21,12 @@ pub fn duel_once(query: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes `text` to `path` through a temporary file, so that a long run
+/// interrupted while saving never leaves half a file.
+pub fn save(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
 }

@@ -162,7 +162,7 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitC
                 proved.keeping.as_secs_f64(),
                 total.1.as_secs_f64(),
             );
-            if let Err(e) = save(&args.out, &table.to_text(&header)) {
+            if let Err(e) = super::save(&args.out, &table.to_text(&header)) {
                 eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
                 failed = true;
             }
@@ -174,7 +174,7 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitC
             table.insert(gaps, Proof::Unknown("not attempted yet".into()));
         }
     }
-    if let Err(e) = save(&args.out, &table.to_text(&header)) {
+    if let Err(e) = super::save(&args.out, &table.to_text(&header)) {
         eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
         failed = true;
     }
@@ -201,12 +201,4 @@ fn header(args: &SolveArgs) -> String {
          gaps result plies pv <line> keep <first moves keeping the result> keep? <unsettled>",
         args.hash, args.first_move_nodes
     )
-}
-
-/// Writes through a temporary file so that an interrupted run never leaves
-/// half a table.
-fn save(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }

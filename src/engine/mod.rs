@@ -3,6 +3,7 @@
 //! stop flag is raised.
 
 pub mod bench;
+pub mod book;
 mod eval;
 pub mod openings;
 mod proven;

@@ -1,12 +1,14 @@
 //! Perfect play: before it searches, the engine looks for a proof of the
-//! position's value, first in the openings table, then from the exact solver
-//! within a share of its time. With a proof it plays a move that keeps the
+//! position's value, first in the openings table, then in the book of
+//! positions near the openings' start, then from the exact solver within a
+//! share of its time. With a proof it plays a move that keeps the
 //! value (the shortest win, the longest loss, a drawing move); without one
 //! the search gets the rest of the time.
 //!
 //! Only searches with a clock do this: `go depth` and `go nodes` stay a
 //! plain search, whose node counts are a signature of its behaviour.
 
+use super::book::Book;
 use super::openings::{Openings, Proof};
 use super::search::Engine;
 use super::solver::{SolveLimits, Value};
@@ -30,7 +32,12 @@ impl Engine {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<SearchResult> {
         let total = budget.total_ms()?;
-        let (value, plies, pv, nodes) = match from_openings(pos, Openings::builtin()) {
+        let known = from_openings(pos, Openings::builtin()).or_else(|| {
+            Book::builtin()
+                .get(pos)
+                .map(|e| (e.value, e.plies, e.pv.clone()))
+        });
+        let (value, plies, pv, nodes) = match known {
             Some((value, plies, pv)) => (value, plies, pv, 0),
             None => {
                 let limits = SolveLimits {

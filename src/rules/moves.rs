@@ -25,12 +25,34 @@ impl Move {
     pub const fn is_double_step(self) -> bool {
         self.from.rank().abs_diff(self.to.rank()) == 2
     }
+
+    /// The move seen in a mirror between the first and last files of a
+    /// board `width` files wide (see [`Position::mirror_files`]).
+    ///
+    /// [`Position::mirror_files`]: super::Position::mirror_files
+    pub fn mirror_files(self, width: u8) -> Move {
+        let flip = |sq: Square| Square::new(width - 1 - sq.file(), sq.rank());
+        Move::new(flip(self.from), flip(self.to))
+    }
 }
 
 /// Coordinate form, `e2e4`.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+/// Coordinate form only, without a position to check it against (data
+/// files); moves a person types go through `parse_move`, which knows SAN.
+impl std::str::FromStr for Move {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Move, String> {
+        let square = |s: Option<&str>| s.and_then(|s| s.parse::<Square>().ok());
+        match (square(text.get(0..2)), square(text.get(2..4)), text.len()) {
+            (Some(from), Some(to), 4) => Ok(Move::new(from, to)),
+            _ => Err(format!("'{text}' is not a move")),
+        }
     }
 }
 

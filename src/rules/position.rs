@@ -247,6 +247,23 @@ impl Position {
     }
 }
 
+impl Position {
+    /// The same position seen in a mirror between the first and last files:
+    /// files reversed, colours and side kept. Its value is the same, and a
+    /// move's mirror is played by flipping its squares' files.
+    pub fn mirror_files(&self) -> Position {
+        let width = self.rules.width();
+        let flip_sq = |sq: Square| Square::new(width - 1 - sq.file(), sq.rank());
+        let flip = |b: Bitboard| b.fold(Bitboard::EMPTY, |acc, sq: Square| acc | flip_sq(sq).bb());
+        Position {
+            rules: self.rules,
+            pawns: [flip(self.pawns[0]), flip(self.pawns[1])],
+            side: self.side,
+            ep: self.ep.map(flip_sq),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,5 +404,19 @@ mod tests {
             keys[0] != keys[1] && keys[1] != keys[2] && keys[0] != keys[2],
             "{keys:?}"
         );
+    }
+
+    #[test]
+    fn file_mirrors_swap_gap_files_and_keep_the_rest() {
+        let af = Position::start(RuleSet::PAWNRACE, Some("AF".parse().unwrap())).unwrap();
+        let hc = Position::start(RuleSet::PAWNRACE, Some("HC".parse().unwrap())).unwrap();
+        assert_eq!(af.mirror_files(), hc);
+        assert_eq!(af.mirror_files().mirror_files(), af);
+        let m = Move::new(sq("b2"), sq("b4"));
+        let flipped = Move::new(sq("g2"), sq("g4"));
+        let after = af.play_unchecked(m);
+        assert_eq!(after.mirror_files(), hc.play_unchecked(flipped));
+        let ep = Position::from_fen("8/8/8/8/1Pp5/8/8/8 b b3", RuleSet::PAWNRACE).unwrap();
+        assert_eq!(ep.mirror_files().fen(), "8/8/8/8/5pP1/8/8/8 b g3");
     }
 }

@@ -1,0 +1,168 @@
+//! `pawnrace book`: grows the book of proven positions near an opening's
+//! start (`data/book.txt`), resumably.
+
+use super::progress::ProgressLine;
+use clap::Args;
+use pawnrace::engine::book::{self, Book, Growth};
+use pawnrace::engine::openings::{Openings, Proof};
+use pawnrace::engine::{SolveLimits, Solver};
+use pawnrace::rules::{Color, Gaps, Position, RuleSet};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum Side {
+    White,
+    Black,
+}
+
+#[derive(Args, Debug)]
+pub struct BookArgs {
+    /// The opening to grow the book from (white's gap first, e.g. AF).
+    #[arg(long)]
+    gaps: Gaps,
+    /// How many plies from the start: the opponent's every move is answered
+    /// up to this depth.
+    #[arg(long, default_value_t = 4)]
+    plies: u32,
+    /// The side whose play the book serves: its own moves follow the proofs,
+    /// the other side's are all covered (default: the opening's winner by
+    /// the openings table).
+    #[arg(long, value_enum)]
+    side: Option<Side>,
+    /// Give up on a position after this many milliseconds (its subtree is
+    /// then left out).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Give up on a position after this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// The book to grow; it is read first and written after every proof.
+    #[arg(long, default_value = "data/book.txt")]
+    out: PathBuf,
+    /// Solver table size, MiB.
+    #[arg(long = "solve-hash", default_value_t = 1024)]
+    hash: usize,
+}
+
+pub fn run(args: BookArgs) -> ExitCode {
+    let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
+    let mut book = match Book::parse(&existing) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("pawnrace book: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let chosen = args.side.map(|s| match s {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    });
+    let side = match chosen.or_else(|| winner_by_table(args.gaps)) {
+        Some(side) => side,
+        None => {
+            eprintln!(
+                "pawnrace book: {} is not a proven win in the openings table; say --side white or --side black",
+                args.gaps
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let root = match Position::start(RuleSet::PAWNRACE, Some(args.gaps)) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("pawnrace book: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let limits = SolveLimits {
+        nodes: args.nodes,
+        movetime_ms: args.movetime,
+    };
+    // The header names every run that grew the book, this one included.
+    let this_run = format!(
+        "run: pawnrace book --gaps {} --plies {} --side {}{}{} --solve-hash {}",
+        args.gaps,
+        args.plies,
+        side.name(),
+        args.movetime
+            .map_or(String::new(), |t| format!(" --movetime {t}")),
+        args.nodes
+            .map_or(String::new(), |n| format!(" --nodes {n}")),
+        args.hash
+    );
+    let mut runs: Vec<String> = existing
+        .lines()
+        .filter_map(|l| l.strip_prefix("# "))
+        .filter(|l| l.starts_with("run: "))
+        .map(str::to_string)
+        .collect();
+    if !runs.contains(&this_run) {
+        runs.push(this_run);
+    }
+    let header = format!(
+        "Proven positions near the start of Pawn Race openings (see src/engine/book.rs):\n\
+         the position's text, then for the side to move: win|loss|draw plies pv <line>.\n\
+         Each run below resumes from this file.\n{}",
+        runs.join("\n")
+    );
+    let mut solver = Solver::new(args.hash);
+    let stop = AtomicBool::new(false);
+    let bar = std::cell::RefCell::new(ProgressLine::new());
+    let started = Instant::now();
+    let (mut proven, mut unknown) = (0, 0);
+    let mut failed = false;
+    book::grow(
+        &mut book,
+        &mut solver,
+        &root,
+        args.plies,
+        side,
+        &limits,
+        &stop,
+        &mut |p| bar.borrow_mut().update("", p),
+        &mut |book, growth| {
+            bar.borrow_mut().finish();
+            match growth {
+                Growth::Proven(pos, entry) => {
+                    proven += 1;
+                    eprintln!(
+                        "{}: {:?} in {} plies ({} proven, {:.0} s in all)",
+                        pos.fen(),
+                        entry.value,
+                        entry.plies,
+                        proven,
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+                Growth::Unknown(pos) => {
+                    unknown += 1;
+                    eprintln!("{}: not proven within the budget", pos.fen());
+                }
+            }
+            if let Err(e) = super::save(&args.out, &book.to_text(&header)) {
+                eprintln!("pawnrace book: cannot write {}: {e}", args.out.display());
+                failed = true;
+            }
+        },
+    );
+    eprintln!(
+        "{proven} positions proven, {unknown} not within the budget, {} in the book; {:.0} s",
+        book.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn winner_by_table(gaps: Gaps) -> Option<Color> {
+    match Openings::builtin().get(gaps)? {
+        Proof::Proven { winner, .. } => *winner,
+        Proof::Unknown(_) => None,
+    }
+}

@@ -1,0 +1,367 @@
+//! A book of proven positions near the start of Pawn Race openings, where
+//! a proof takes the solver far longer than a move's time: the openings
+//! table covers the proven line itself, the book the opponent's deviations
+//! from it. Kept as data (`data/book.txt`, compiled in) and grown by
+//! `pawnrace book`.
+//!
+//! One line per position, its text then its proof for the side to move:
+//!
+//! ```text
+//! 8/1pppp1pp/8/8/8/P7/1PPPPPP1/8 b - win 29 pv g7g5 ...
+//! ```
+//!
+//! `win`, `loss` or `draw` for the side to move, the distance in plies as the
+//! solver gives it (the shortest win, the longest loss; for a draw the
+//! length of the line), and a line that realises it. Each position also
+//! stands for its file mirror, which is not written.
+
+use super::solver::{SolveLimits, SolveProgress, Solver, Value};
+use crate::rules::{Color, Move, Position, RuleSet};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The book as committed; see the file's header for how it was made.
+const BUILTIN: &str = include_str!("../../data/book.txt");
+
+/// A position's proven value for the side to move, its distance and a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub value: Value,
+    pub plies: u32,
+    pub pv: Vec<Move>,
+}
+
+impl Entry {
+    fn mirror_files(&self, width: u8) -> Entry {
+        Entry {
+            value: self.value,
+            plies: self.plies,
+            pv: self.pv.iter().map(|m| m.mirror_files(width)).collect(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Book {
+    /// The positions as written, in the order they were added.
+    written: Vec<(Position, Entry)>,
+    /// Every position and its file mirror.
+    index: HashMap<Position, Entry>,
+}
+
+impl Book {
+    /// The compiled-in book. A book that does not parse counts as empty:
+    /// the engine then proves or searches as it would without one.
+    pub fn builtin() -> &'static Book {
+        static BOOK: OnceLock<Book> = OnceLock::new();
+        BOOK.get_or_init(|| Book::parse(BUILTIN).unwrap_or_default())
+    }
+
+    pub fn get(&self, pos: &Position) -> Option<&Entry> {
+        self.index.get(pos)
+    }
+
+    /// Positions written (their mirrors not counted).
+    pub fn len(&self) -> usize {
+        self.written.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.written.is_empty()
+    }
+
+    /// Adds `pos` (and its mirror) unless the book has it already.
+    pub fn insert(&mut self, pos: Position, entry: Entry) {
+        if self.index.contains_key(&pos) {
+            return;
+        }
+        let width = pos.rules().width();
+        self.index
+            .insert(pos.mirror_files(), entry.mirror_files(width));
+        self.index.insert(pos, entry.clone());
+        self.written.push((pos, entry));
+    }
+
+    /// Reads the text form; `#` starts a comment line.
+    pub fn parse(text: &str) -> Result<Book, String> {
+        let mut book = Book::default();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (pos, entry) = parse_line(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+            book.insert(pos, entry);
+        }
+        Ok(book)
+    }
+
+    /// The text form, one line per written position, after `header`.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut out = String::new();
+        for line in header.lines() {
+            let _ = writeln!(out, "# {line}");
+        }
+        for (pos, entry) in &self.written {
+            let value = match entry.value {
+                Value::Win => "win",
+                Value::Loss => "loss",
+                Value::Draw => "draw",
+            };
+            let pv: Vec<String> = entry.pv.iter().map(Move::to_string).collect();
+            let _ = writeln!(
+                out,
+                "{} {value} {} pv {}",
+                pos.fen(),
+                entry.plies,
+                pv.join(" ")
+            );
+        }
+        out
+    }
+}
+
+fn parse_line(line: &str) -> Result<(Position, Entry), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 6 {
+        return Err("want: <position text> win|loss|draw <plies> pv <moves>".into());
+    }
+    let pos =
+        Position::from_fen(&words[..3].join(" "), RuleSet::PAWNRACE).map_err(|e| e.to_string())?;
+    let value = match words[3] {
+        "win" => Value::Win,
+        "loss" => Value::Loss,
+        "draw" => Value::Draw,
+        other => return Err(format!("'{other}' is not win, loss or draw")),
+    };
+    let plies = words[4]
+        .parse()
+        .map_err(|_| format!("'{}' is not a distance in plies", words[4]))?;
+    if words[5] != "pv" {
+        return Err(format!("'{}' where pv belongs", words[5]));
+    }
+    let mut pv = Vec::new();
+    let mut at = pos;
+    for text in &words[6..] {
+        let m: Move = text.parse()?;
+        if !at.is_legal(m) {
+            return Err(format!("{m} is not legal in {}", at.fen()));
+        }
+        at = at.play_unchecked(m);
+        pv.push(m);
+    }
+    if pv.is_empty() {
+        return Err("an empty line".into());
+    }
+    Ok((pos, Entry { value, plies, pv }))
+}
+
+/// What [`grow`] did with one position.
+pub enum Growth<'a> {
+    /// Proven now (and added to the book).
+    Proven(&'a Position, &'a Entry),
+    /// Not proven within the budget: its subtree is left out.
+    Unknown(&'a Position),
+}
+
+/// Adds to `book` the proofs of `root` and of the positions after it, up to
+/// `plies` plies on: where `side` is to move, only after the move its proof
+/// plays; where the opponent is, after every move. So `side`, playing from
+/// the book, finds every reply of the opponent answered. Positions the book
+/// has are not proven again, so an interrupted run resumes where it
+/// stopped. `report` hears of every position proven or given up.
+#[allow(clippy::too_many_arguments)]
+pub fn grow(
+    book: &mut Book,
+    solver: &mut Solver,
+    root: &Position,
+    plies: u32,
+    side: Color,
+    limits: &SolveLimits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&SolveProgress),
+    report: &mut dyn FnMut(&Book, Growth),
+) {
+    enum Work {
+        Visit(Position, u32),
+        Prove(Position),
+    }
+    let mut todo = vec![Work::Visit(*root, plies)];
+    let mut prove = |book: &mut Book, solver: &mut Solver, pos: Position| -> Option<Entry> {
+        if let Some(e) = book.get(&pos) {
+            return Some(e.clone());
+        }
+        match solver.solve(&pos, limits, stop, progress) {
+            Some(s) => {
+                let entry = Entry {
+                    value: s.value,
+                    plies: s.plies,
+                    pv: s.pv,
+                };
+                book.insert(pos, entry.clone());
+                report(book, Growth::Proven(&pos, &entry));
+                Some(entry)
+            }
+            None => {
+                if !stop.load(Ordering::Relaxed) {
+                    report(book, Growth::Unknown(&pos));
+                }
+                None
+            }
+        }
+    };
+    // Depth first, in move order, so that siblings share the solver's table.
+    while let Some(work) = todo.pop() {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let (pos, left) = match work {
+            Work::Prove(pos) => {
+                prove(book, solver, pos);
+                continue;
+            }
+            Work::Visit(pos, left) => (pos, left),
+        };
+        if pos.outcome().is_some() {
+            continue;
+        }
+        if pos.side_to_move() == side {
+            // Our move comes from the proof, so the proof comes first.
+            let Some(entry) = prove(book, solver, pos) else {
+                continue;
+            };
+            if left > 0
+                && let Some(&m) = entry.pv.first()
+            {
+                todo.push(Work::Visit(pos.play_unchecked(m), left - 1));
+            }
+        } else {
+            // Every reply is covered whatever this position's value; proving
+            // it after them is nearly free, their values being in the table.
+            todo.push(Work::Prove(pos));
+            if left > 0 {
+                for m in pos.legal_moves().iter().rev() {
+                    todo.push(Work::Visit(pos.play_unchecked(*m), left - 1));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_and_mirrors_answer() {
+        let text = "8/p7/8/8/8/8/4P3/8 w - win 9 pv e2e4 a7a5 e4e5 a5a4 e5e6 a4a3 e6e7 a3a2 e7e8\n";
+        let book = Book::parse(text).unwrap();
+        assert_eq!(book.to_text(""), text);
+        assert_eq!(book.len(), 1);
+        let pos = Position::from_fen("8/p7/8/8/8/8/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
+        assert_eq!(book.get(&pos).map(|e| e.plies), Some(9));
+        let mirror = book.get(&pos.mirror_files()).unwrap();
+        assert_eq!(mirror.pv[0].to_string(), "d2d4");
+        assert_eq!(Book::parse(&book.to_text("made by hand")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        for (text, what) in [
+            ("8/p7/8/8/8/8/4P3/8 w - win 5", "want:"),
+            ("8/p7/8/8/8/8/4P3/8 w - maybe 5 pv e2e4", "not win"),
+            ("8/p7/8/8/8/8/4P3/8 w - win x pv e2e4", "distance"),
+            ("8/p7/8/8/8/8/4P3/8 w - win 5 line e2e4", "where pv"),
+            ("8/p7/8/8/8/8/4P3/8 w - win 5 pv e2e5", "not legal"),
+            ("8/p7/8/8/8/8/4P3/9 w - win 5 pv e2e4", ""),
+        ] {
+            let e = Book::parse(&format!("# header\n{text}\n")).unwrap_err();
+            assert!(e.starts_with("line 2: ") && e.contains(what), "{text}: {e}");
+        }
+    }
+
+    /// A small race grown three plies for black: every white move is
+    /// answered, black's own moves follow its proofs, and every entry is
+    /// what the solver says of the position.
+    #[test]
+    fn growing_answers_every_reply_of_the_other_side() {
+        let root = Position::from_fen("8/1p2p3/8/8/8/8/1P4P1/8 w -", RuleSet::PAWNRACE).unwrap();
+        let mut book = Book::default();
+        let mut solver = Solver::new(1);
+        let stop = AtomicBool::new(false);
+        let mut proven = 0;
+        grow(
+            &mut book,
+            &mut solver,
+            &root,
+            3,
+            Color::Black,
+            &SolveLimits::default(),
+            &stop,
+            &mut |_| {},
+            &mut |_, g| proven += matches!(g, Growth::Proven(..)) as usize,
+        );
+        assert_eq!(proven, book.len());
+        assert!(book.get(&root).is_some());
+        let mut fresh = Solver::new(1);
+        for (pos, entry) in &book.written {
+            let s = fresh
+                .solve(pos, &SolveLimits::default(), &stop, &mut |_| {})
+                .unwrap();
+            assert_eq!(
+                (s.value, s.plies),
+                (entry.value, entry.plies),
+                "{}",
+                pos.fen()
+            );
+        }
+        for m in root.legal_moves().iter() {
+            let after = root.play_unchecked(*m);
+            if after.outcome().is_some() {
+                continue;
+            }
+            let reply = book.get(&after).expect("every white move answered");
+            let next = after.play_unchecked(reply.pv[0]);
+            if next.outcome().is_none() {
+                assert!(book.get(&next).is_some(), "{}", next.fen());
+            }
+        }
+        // A second run finds everything in the book.
+        let mut again = 0;
+        grow(
+            &mut book,
+            &mut solver,
+            &root,
+            3,
+            Color::Black,
+            &SolveLimits::default(),
+            &stop,
+            &mut |_| {},
+            &mut |_, _| again += 1,
+        );
+        assert_eq!(again, 0);
+    }
+
+    #[test]
+    fn the_builtin_book_parses_and_its_lines_end_as_it_says() {
+        let book = Book::parse(BUILTIN).unwrap();
+        for (pos, entry) in &book.written {
+            let mut at = *pos;
+            for m in &entry.pv {
+                at = at.play_unchecked(*m);
+            }
+            let outcome = at.outcome().expect("the line ends the game");
+            let winner = match entry.value {
+                Value::Win => Some(pos.side_to_move()),
+                Value::Loss => Some(!pos.side_to_move()),
+                Value::Draw => None,
+            };
+            assert_eq!(outcome.winner, winner, "{}", pos.fen());
+            if entry.value != Value::Draw {
+                assert_eq!(entry.pv.len() as u32, entry.plies, "{}", pos.fen());
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! The driver that proves the openings (`pawnrace solve --all-gaps`): each
+//! opening's result, distance and line, then which of white's first moves
+//! keep the result.
+
+use super::{Openings, Proof, mirror_proof, winner_of};
+use crate::engine::solver::{SolveLimits, SolveProgress, Solver, Value};
+use crate::rules::{Color, Gaps, Move, Position, RuleSet};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Budgets of one opening's proof.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct ProveLimits {
+    /// For the opening itself.
+    pub opening: SolveLimits,
+    /// For each first move when sorting out which keep the result.
+    pub first_move: SolveLimits,
+}
+
+/// One opening's proof and what it cost.
+#[derive(Clone, Debug)]
+pub struct Proved {
+    pub proof: Proof,
+    /// Proving the result, its distance and its line; `None` when they came
+    /// from the table and only first moves were tried again.
+    pub solving: Option<Duration>,
+    /// Sorting out which first moves keep the result.
+    pub keeping: Duration,
+}
+
+/// Proves one opening: its result, its line, and which first moves keep it.
+pub fn prove(
+    solver: &mut Solver,
+    gaps: Gaps,
+    limits: &ProveLimits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&SolveProgress),
+) -> Proved {
+    let started = Instant::now();
+    let unknown = |note: String| Proved {
+        proof: Proof::Unknown(note),
+        solving: Some(started.elapsed()),
+        keeping: Duration::ZERO,
+    };
+    let start = match Position::start(RuleSet::PAWNRACE, Some(gaps)) {
+        Ok(p) => p,
+        Err(e) => return unknown(e.to_string()),
+    };
+    let Some(solution) = solver.solve(&start, &limits.opening, stop, progress) else {
+        return unknown("not proven within the budget".into());
+    };
+    let solving = started.elapsed();
+    let winner = winner_of(solution.value, Color::White);
+    let (keep, unsettled) = sort_first_moves(
+        solver,
+        &start,
+        winner,
+        start.legal_moves().iter().copied(),
+        &limits.first_move,
+        stop,
+    );
+    Proved {
+        proof: Proof::Proven {
+            winner,
+            plies: solution.plies,
+            line: solution.pv,
+            keep,
+            unsettled,
+        },
+        solving: Some(solving),
+        keeping: started.elapsed() - solving,
+    }
+}
+
+/// Tries again, within `limits.first_move`, the first moves a proven
+/// opening left unsettled. `None` when there were none.
+pub fn settle(
+    solver: &mut Solver,
+    gaps: Gaps,
+    proof: &Proof,
+    limits: &ProveLimits,
+    stop: &AtomicBool,
+) -> Option<Proved> {
+    let Proof::Proven {
+        winner,
+        plies,
+        line,
+        keep,
+        unsettled,
+    } = proof
+    else {
+        return None;
+    };
+    if unsettled.is_empty() {
+        return None;
+    }
+    let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
+    let started = Instant::now();
+    let (kept, still) = sort_first_moves(
+        solver,
+        &start,
+        *winner,
+        unsettled.iter().copied(),
+        &limits.first_move,
+        stop,
+    );
+    // In the order the moves are generated, as a fresh proof lists them.
+    let mut keep: Vec<Move> = keep.iter().chain(&kept).copied().collect();
+    keep.sort_by_key(|m| start.legal_moves().iter().position(|l| l == m));
+    Some(Proved {
+        proof: Proof::Proven {
+            winner: *winner,
+            plies: *plies,
+            line: line.clone(),
+            keep,
+            unsettled: still,
+        },
+        solving: None,
+        keeping: started.elapsed(),
+    })
+}
+
+/// Which of `moves`, white's first moves from `start`, keep the opening's
+/// result (`winner`), and which could not be settled within `limits`.
+/// Nothing keeps a black win: every move loses.
+fn sort_first_moves(
+    solver: &mut Solver,
+    start: &Position,
+    winner: Option<Color>,
+    moves: impl Iterator<Item = Move>,
+    limits: &SolveLimits,
+    stop: &AtomicBool,
+) -> (Vec<Move>, Vec<Move>) {
+    // What black must not reach after a first move that keeps the result.
+    let spoiler = match winner {
+        Some(Color::White) => Value::Draw,
+        None => Value::Win,
+        Some(Color::Black) => return (Vec::new(), Vec::new()),
+    };
+    let (mut keep, mut unsettled) = (Vec::new(), Vec::new());
+    for m in moves {
+        let child = start.play_unchecked(m);
+        match solver.at_least(&child, spoiler, limits, stop) {
+            Some(false) => keep.push(m),
+            Some(true) => {}
+            None => unsettled.push(m),
+        }
+    }
+    (keep, unsettled)
+}
+
+/// The pairs that need proving; their file mirrors share the result.
+pub fn canonical_gaps(width: u8) -> impl Iterator<Item = Gaps> {
+    Gaps::all(width).filter(move |g| 2 * g.white < width)
+}
+
+/// Proves every opening missing from `table` (or not proven there), and
+/// tries again the first moves that proven ones left unsettled, storing
+/// each result and its mirror as soon as it is known and handing the table
+/// (with that opening's proof and costs) to `save` so that a long run can
+/// stop and resume.
+pub fn prove_all(
+    table: &mut Openings,
+    solver: &mut Solver,
+    limits: &ProveLimits,
+    stop: &AtomicBool,
+    on_progress: &mut dyn FnMut(Gaps, &SolveProgress),
+    save: &mut dyn FnMut(&Openings, Gaps, &Proved),
+) {
+    let width = RuleSet::PAWNRACE.width();
+    for gaps in canonical_gaps(width) {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        let proved = match table.get(gaps) {
+            Some(proof @ Proof::Proven { .. }) => {
+                match settle(solver, gaps, &proof.clone(), limits, stop) {
+                    Some(proved) => proved,
+                    None => continue,
+                }
+            }
+            _ => prove(solver, gaps, limits, stop, &mut |p| on_progress(gaps, p)),
+        };
+        let mirror = Gaps {
+            white: width - 1 - gaps.white,
+            black: width - 1 - gaps.black,
+        };
+        table.insert(mirror, mirror_proof(&proved.proof, width));
+        table.insert(gaps, proved.proof.clone());
+        save(table, gaps, &proved);
+    }
+}

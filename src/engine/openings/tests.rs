@@ -1,0 +1,155 @@
+//! The table's text form, its mirrors, and the committed table itself.
+
+use super::*;
+use crate::engine::solver::{SolveLimits, Solver};
+use crate::rules::{Position, RuleSet};
+use std::sync::atomic::AtomicBool;
+
+fn mv(s: &str) -> Move {
+    s.parse().unwrap()
+}
+
+#[test]
+fn lines_round_trip() {
+    let text = "AH white 3 pv b2b4 a7a5 b4b5 keep b2b4 keep? c2c4\nBC unknown not proven within the budget\nCD black 2 pv c2c3 d7d5\nDD draw 1 pv a2a3 keep a2a3\n";
+    let table = Openings::parse(text).unwrap();
+    assert_eq!(table.to_text(""), text);
+    let ah = table.get("AH".parse().unwrap()).unwrap();
+    assert!(
+        matches!(ah, Proof::Proven { winner: Some(Color::White), plies: 3, keep, .. } if keep == &vec![mv("b2b4")])
+    );
+    assert_eq!(table.best_for_black(8), Some("CD".parse().unwrap()));
+    let partial = Openings::parse("AH white 3 pv b2b4 a7a5 b4b5\nDD draw 1 pv a2a3\n").unwrap();
+    assert_eq!(
+        partial.best_for_black(8),
+        None,
+        "unproven pairs may hold a black win"
+    );
+    let mut full = Openings::default();
+    for g in Gaps::all(2) {
+        full.insert(
+            g,
+            Proof::Proven {
+                winner: Some(Color::White),
+                plies: 5 + g.black as u32,
+                line: vec![],
+                keep: vec![],
+                unsettled: vec![],
+            },
+        );
+    }
+    assert_eq!(full.best_for_black(2), Some("AB".parse().unwrap()));
+}
+
+#[test]
+fn bad_lines_are_named() {
+    for (text, what) in [
+        ("AZ white 3", "two file letters"),
+        ("AH purple 3", "not a result"),
+        ("AH white x", "distance"),
+        ("AH white 3 pv e2e9", "not a move"),
+        ("AH white 3 e2e4", "before pv"),
+    ] {
+        let e = Openings::parse(&format!("# header\n{text}\n")).unwrap_err();
+        assert!(e.starts_with("line 2: ") && e.contains(what), "{text}: {e}");
+    }
+}
+
+#[test]
+fn settling_keeps_what_is_known_and_what_is_not() {
+    let gaps: Gaps = "AH".parse().unwrap();
+    let proof = Proof::Proven {
+        winner: Some(Color::White),
+        plies: 29,
+        line: vec![mv("h2h4")],
+        keep: vec![mv("h2h4")],
+        unsettled: vec![mv("c2c4"), mv("b2b3")],
+    };
+    let limits = ProveLimits {
+        opening: SolveLimits::default(),
+        first_move: SolveLimits {
+            nodes: Some(1),
+            movetime_ms: None,
+        },
+    };
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(1);
+    let proved = settle(&mut solver, gaps, &proof, &limits, &stop).unwrap();
+    assert_eq!(proved.proof, proof, "one node settles nothing");
+    assert_eq!(proved.solving, None, "the result came from the table");
+    let settled = Proof::Proven {
+        winner: Some(Color::White),
+        plies: 29,
+        line: vec![mv("h2h4")],
+        keep: vec![mv("h2h4")],
+        unsettled: vec![],
+    };
+    assert!(settle(&mut solver, gaps, &settled, &limits, &stop).is_none());
+}
+
+#[test]
+fn mirrors_keep_results_and_flip_files() {
+    assert_eq!(mv("b2b4").mirror_files(8), mv("g2g4"));
+    assert_eq!(mv("e4d5").mirror_files(8), mv("d4e5"));
+    assert_eq!(canonical_gaps(8).count(), 32);
+    let all: Vec<Gaps> = canonical_gaps(8)
+        .flat_map(|g| {
+            [
+                g,
+                Gaps {
+                    white: 7 - g.white,
+                    black: 7 - g.black,
+                },
+            ]
+        })
+        .collect();
+    let mut sorted = all.clone();
+    sorted.sort_by_key(|g| (g.white, g.black));
+    sorted.dedup();
+    assert_eq!(sorted.len(), 64);
+}
+
+/// The committed table says what it proves: every pair is there, file
+/// mirrors agree, and every line is legal and ends in its result after
+/// its distance (for a draw, the line's length).
+#[test]
+fn the_builtin_table_is_whole_and_consistent() {
+    let table = Openings::parse(BUILTIN).unwrap();
+    for (gaps, proof) in table.iter() {
+        let mirror = Gaps {
+            white: 7 - gaps.white,
+            black: 7 - gaps.black,
+        };
+        let Proof::Proven {
+            winner,
+            plies,
+            line,
+            keep,
+            ..
+        } = proof
+        else {
+            continue;
+        };
+        assert_eq!(
+            table.get(mirror),
+            Some(&mirror_proof(proof, 8)),
+            "{gaps} and {mirror}"
+        );
+        let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
+        for m in line {
+            assert!(pos.is_legal(*m), "{gaps}: {m} in {}", pos.fen());
+            pos = pos.play_unchecked(*m);
+        }
+        let outcome = pos
+            .outcome()
+            .unwrap_or_else(|| panic!("{gaps}: the line does not end the game"));
+        assert_eq!(outcome.winner, *winner, "{gaps}");
+        assert_eq!(line.len() as u32, *plies, "{gaps}");
+        assert!(keep.iter().all(|m| {
+            Position::start(RuleSet::PAWNRACE, Some(gaps))
+                .unwrap()
+                .is_legal(*m)
+        }));
+    }
+    assert_eq!(table.iter().count(), 64, "every gap pair has a line");
+}
