@@ -291,19 +291,23 @@ mod tests {
         let mut book = Book::default();
         let mut solver = Solver::new(1);
         let stop = AtomicBool::new(false);
-        let mut proven = 0;
-        grow(
-            &mut book,
-            &mut solver,
-            &root,
-            3,
-            Color::Black,
-            &SolveLimits::default(),
-            &stop,
-            &mut |_| {},
-            &mut |_, g| proven += matches!(g, Growth::Proven(..)) as usize,
-        );
-        assert_eq!(proven, book.len());
+        // Grows the book three plies for black; how many positions it proved.
+        let mut run = |book: &mut Book| {
+            let mut proven = 0;
+            grow(
+                book,
+                &mut solver,
+                &root,
+                3,
+                Color::Black,
+                &SolveLimits::default(),
+                &stop,
+                &mut |_| {},
+                &mut |_, g| proven += matches!(g, Growth::Proven(..)) as usize,
+            );
+            proven
+        };
+        assert_eq!(run(&mut book), book.len());
         assert!(book.get(&root).is_some());
         let mut fresh = Solver::new(1);
         for (pos, entry) in &book.written {
@@ -329,19 +333,7 @@ mod tests {
             }
         }
         // A second run finds everything in the book.
-        let mut again = 0;
-        grow(
-            &mut book,
-            &mut solver,
-            &root,
-            3,
-            Color::Black,
-            &SolveLimits::default(),
-            &stop,
-            &mut |_| {},
-            &mut |_, _| again += 1,
-        );
-        assert_eq!(again, 0);
+        assert_eq!(run(&mut book), 0);
     }
 
     #[test]

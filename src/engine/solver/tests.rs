@@ -100,38 +100,55 @@ fn small_rules() -> [(RuleSet, u64); 3] {
     ]
 }
 
-#[test]
-fn race_bounds_hold_against_brute_force() {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+/// Calls `check` with `count` random positions of each small rule set that
+/// pass `wanted`, their exact score by brute force, a solver (one per rule
+/// set, so that its table carries over between positions) and the exact
+/// scores of every position brute force has seen under those rules.
+fn for_random_positions(
+    seed: u64,
+    count: usize,
+    wanted: impl Fn(&Position) -> bool,
+    mut check: impl FnMut(&mut Solver, &Position, i32, &HashMap<Position, i32>),
+) {
+    let mut rng = Rng(seed);
     let mut memo = HashMap::new();
-    let mut fired = [0, 0, 0];
     for (rules, max) in small_rules() {
         memo.clear();
+        let mut solver = Solver::new(1);
         let mut tried = 0;
-        while tried < 600 {
+        while tried < count {
             let Some(pos) = random_position(&mut rng, rules, max) else {
                 continue;
             };
-            if terminal_score(&pos).is_some() {
+            if !wanted(&pos) {
                 continue;
             }
             tried += 1;
             let exact = brute(&pos, &mut memo);
-            let (lo, hi) = race::bounds(&pos);
-            let horizon = race::horizon(&pos);
-            if let Some(lo) = lo {
-                fired[0] += usize::from(Some(lo) != horizon.0);
-                assert!(exact >= lo, "{} exact {exact} lo {lo}", pos.fen());
-            }
-            if let Some(hi) = hi {
-                fired[1] += usize::from(Some(hi) != horizon.1);
-                assert!(exact <= hi, "{} exact {exact} hi {hi}", pos.fen());
-            }
-            if let (Some(lo), Some(hi)) = horizon {
-                fired[2] += usize::from(hi == exact || lo == exact);
-            }
+            check(&mut solver, &pos, exact, &memo);
         }
     }
+}
+
+#[test]
+fn race_bounds_hold_against_brute_force() {
+    let mut fired = [0, 0, 0];
+    let playable = |pos: &Position| terminal_score(pos).is_none();
+    for_random_positions(0x1234_5678_9ABC_DEF1, 600, playable, |_, pos, exact, _| {
+        let (lo, hi) = race::bounds(pos);
+        let horizon = race::horizon(pos);
+        if let Some(lo) = lo {
+            fired[0] += usize::from(Some(lo) != horizon.0);
+            assert!(exact >= lo, "{} exact {exact} lo {lo}", pos.fen());
+        }
+        if let Some(hi) = hi {
+            fired[1] += usize::from(Some(hi) != horizon.1);
+            assert!(exact <= hi, "{} exact {exact} hi {hi}", pos.fen());
+        }
+        if let (Some(lo), Some(hi)) = horizon {
+            fired[2] += usize::from(hi == exact || lo == exact);
+        }
+    });
     // Each rule must actually be exercised for the test to mean anything:
     // the passers' both ways, and the horizon at its very edge.
     assert!(fired[0] > 50 && fired[1] > 50 && fired[2] > 50, "{fired:?}");
@@ -139,19 +156,12 @@ fn race_bounds_hold_against_brute_force() {
 
 #[test]
 fn every_visited_position_scores_as_brute_force() {
-    let mut rng = Rng(0xDEAD_BEEF_0BAD_F00D);
-    let mut memo = HashMap::new();
     let stop = AtomicBool::new(false);
-    for (rules, max) in small_rules() {
-        memo.clear();
-        let mut solver = Solver::new(1);
-        let mut tried = 0;
-        while tried < 150 {
-            let Some(pos) = random_position(&mut rng, rules, max) else {
-                continue;
-            };
-            tried += 1;
-            let exact = brute(&pos, &mut memo);
+    for_random_positions(
+        0xDEAD_BEEF_0BAD_F00D,
+        150,
+        |_| true,
+        |solver, pos, exact, memo| {
             let mut quiet = |_: &SolveProgress| {};
             let mut ctx = Ctx::new(
                 &mut solver.table,
@@ -160,44 +170,37 @@ fn every_visited_position_scores_as_brute_force() {
                 &stop,
                 &mut quiet,
             );
-            assert_eq!(exact_score(&mut ctx, &pos), Some(exact), "{}", pos.fen());
+            assert_eq!(exact_score(&mut ctx, pos), Some(exact), "{}", pos.fen());
             // Bounds left in the table are proofs too.
             for (p, &v) in memo.iter().take(300) {
                 if let Some(h) = solver.table.probe(p.hash()) {
                     assert!(h.lo <= v && v <= h.hi, "{} {v} {h:?}", p.fen());
                 }
             }
-        }
-    }
+        },
+    );
 }
 
 #[test]
 fn at_least_agrees_with_brute_force() {
-    let mut rng = Rng(0x0DDB_A11C_AFE5_7001);
-    let mut memo = HashMap::new();
     let stop = AtomicBool::new(false);
     let mut seen = HashMap::new();
-    for (rules, max) in small_rules() {
-        memo.clear();
-        let mut solver = Solver::new(1);
-        let mut tried = 0;
-        while tried < 150 {
-            let Some(pos) = random_position(&mut rng, rules, max) else {
-                continue;
-            };
-            tried += 1;
-            let exact = brute(&pos, &mut memo);
+    for_random_positions(
+        0x0DDB_A11C_AFE5_7001,
+        150,
+        |_| true,
+        |solver, pos, exact, _| {
             *seen.entry(exact.signum()).or_insert(0) += 1;
             for (value, truth) in [
                 (Value::Win, exact > 0),
                 (Value::Draw, exact >= 0),
                 (Value::Loss, true),
             ] {
-                let got = solver.at_least(&pos, value, &SolveLimits::default(), &stop);
+                let got = solver.at_least(pos, value, &SolveLimits::default(), &stop);
                 assert_eq!(got, Some(truth), "{} {value:?} exact {exact}", pos.fen());
             }
-        }
-    }
+        },
+    );
     assert!(
         seen.len() == 3,
         "wins, draws and losses all tried: {seen:?}"
