@@ -197,7 +197,7 @@ fn header(args: &SolveArgs) -> String {
     format!(
         "Pawn Race openings: the proven result of every gap pair, white to move.\n\
          Made by: pawnrace solve --all-gaps --solve-hash {} --first-move-nodes {}{budget}\n\
-         (it resumes from this file; see src/engine/openings.rs for the format)\n\
+         (it resumes from this file; see src/engine/openings/mod.rs for the format)\n\
          gaps result plies pv <line> keep <first moves keeping the result> keep? <unsettled>",
         args.hash, args.first_move_nodes
     )
