@@ -125,7 +125,7 @@ fn the_builtin_table_is_whole_and_consistent() {
             plies,
             line,
             keep,
-            ..
+            unsettled,
         } = proof
         else {
             continue;
@@ -145,11 +145,16 @@ fn the_builtin_table_is_whole_and_consistent() {
             .unwrap_or_else(|| panic!("{gaps}: the line does not end the game"));
         assert_eq!(outcome.winner, *winner, "{gaps}");
         assert_eq!(line.len() as u32, *plies, "{gaps}");
-        assert!(keep.iter().all(|m| {
-            Position::start(RuleSet::PAWNRACE, Some(gaps))
-                .unwrap()
-                .is_legal(*m)
-        }));
+        let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
+        assert!(keep.iter().all(|m| start.is_legal(*m)), "{gaps}");
+        // The line's own first move keeps the result, unless nothing can.
+        assert_eq!(
+            keep.contains(&line[0]),
+            *winner != Some(Color::Black),
+            "{gaps}"
+        );
+        // What the committed table claims: every first move settled.
+        assert!(unsettled.is_empty(), "{gaps}: keep? {unsettled:?}");
     }
     assert_eq!(table.iter().count(), 64, "every gap pair has a line");
 }
