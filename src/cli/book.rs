@@ -162,7 +162,7 @@ pub fn run(args: BookArgs) -> ExitCode {
 
 fn winner_by_table(gaps: Gaps) -> Option<Color> {
     match Openings::builtin().get(gaps)? {
-        Proof::Proven { winner, .. } => *winner,
+        Proof::Proven(p) => p.winner,
         Proof::Unknown(_) => None,
     }
 }

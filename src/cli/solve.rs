@@ -137,8 +137,12 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitC
         &mut |table, gaps, proved| {
             bar.borrow_mut().finish();
             let summary = match table.get(gaps) {
-                Some(Proof::Proven { winner, plies, .. }) => {
-                    format!("{} in {plies} plies", winner.map_or("draw", Color::name))
+                Some(Proof::Proven(p)) => {
+                    format!(
+                        "{} in {} plies",
+                        p.winner.map_or("draw", Color::name),
+                        p.plies
+                    )
                 }
                 Some(Proof::Unknown(note)) => format!("unknown ({note})"),
                 None => "missing".into(),

@@ -93,24 +93,22 @@ fn from_openings(pos: &Position, table: &Openings) -> Option<(Value, u32, Vec<Mo
         return None;
     }
     table.iter().find_map(|(gaps, proof)| {
-        let Proof::Proven {
-            winner,
-            plies,
-            line,
-            ..
-        } = proof
-        else {
+        let Proof::Proven(p) = proof else {
             return None;
         };
         let mut at = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
-        for (k, m) in line.iter().enumerate() {
+        for (k, m) in p.line.iter().enumerate() {
             if at == *pos {
-                let value = match winner {
+                let value = match p.winner {
                     None => Value::Draw,
-                    Some(w) if *w == pos.side_to_move() => Value::Win,
+                    Some(w) if w == pos.side_to_move() => Value::Win,
                     Some(_) => Value::Loss,
                 };
-                return Some((value, plies.saturating_sub(k as u32), line[k..].to_vec()));
+                return Some((
+                    value,
+                    p.plies.saturating_sub(k as u32),
+                    p.line[k..].to_vec(),
+                ));
             }
             if !at.is_legal(*m) {
                 return None;

@@ -32,17 +32,36 @@ const BUILTIN: &str = include_str!("../../../data/openings.txt");
 /// What is known of one opening.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
-    Proven {
-        /// `None` for a draw.
-        winner: Option<Color>,
-        plies: u32,
-        line: Vec<Move>,
-        /// White's first moves that keep the result.
-        keep: Vec<Move>,
-        /// First moves whose effect was not settled within the budget.
-        unsettled: Vec<Move>,
-    },
+    Proven(Proven),
     Unknown(String),
+}
+
+/// An opening's proven result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proven {
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    pub plies: u32,
+    pub line: Vec<Move>,
+    /// White's first moves that keep the result.
+    pub keep: Vec<Move>,
+    /// First moves whose effect was not settled within the budget.
+    pub unsettled: Vec<Move>,
+}
+
+impl Proven {
+    /// The same proof on the board seen in a mirror between the first and
+    /// last files: the same result, every move's files flipped.
+    fn mirror_files(&self, width: u8) -> Proven {
+        let flip = |moves: &[Move]| moves.iter().map(|m| m.mirror_files(width)).collect();
+        Proven {
+            winner: self.winner,
+            plies: self.plies,
+            line: flip(&self.line),
+            keep: flip(&self.keep),
+            unsettled: flip(&self.unsettled),
+        }
+    }
 }
 
 /// Every opening's proof, keyed by its gaps.
@@ -80,11 +99,11 @@ impl Openings {
         let mut complete = true;
         let best = Gaps::all(width)
             .filter_map(|gaps| match self.get(gaps) {
-                Some(Proof::Proven { winner, plies, .. }) => {
-                    let rank = match winner {
-                        Some(Color::Black) => (2, -(*plies as i64)),
+                Some(Proof::Proven(p)) => {
+                    let rank = match p.winner {
+                        Some(Color::Black) => (2, -(p.plies as i64)),
                         None => (1, 0),
-                        Some(Color::White) => (0, *plies as i64),
+                        Some(Color::White) => (0, p.plies as i64),
                     };
                     Some((rank, gaps))
                 }
@@ -142,20 +161,14 @@ fn moves_text(moves: &[Move]) -> String {
 fn format_proof(proof: &Proof) -> String {
     match proof {
         Proof::Unknown(note) => format!("unknown {note}"),
-        Proof::Proven {
-            winner,
-            plies,
-            line,
-            keep,
-            unsettled,
-        } => {
-            let result = winner.map_or("draw", Color::name);
-            let mut s = format!("{result} {plies} pv {}", moves_text(line));
-            if !keep.is_empty() {
-                s.push_str(&format!(" keep {}", moves_text(keep)));
+        Proof::Proven(p) => {
+            let result = p.winner.map_or("draw", Color::name);
+            let mut s = format!("{result} {} pv {}", p.plies, moves_text(&p.line));
+            if !p.keep.is_empty() {
+                s.push_str(&format!(" keep {}", moves_text(&p.keep)));
             }
-            if !unsettled.is_empty() {
-                s.push_str(&format!(" keep? {}", moves_text(unsettled)));
+            if !p.unsettled.is_empty() {
+                s.push_str(&format!(" keep? {}", moves_text(&p.unsettled)));
             }
             s
         }
@@ -192,33 +205,20 @@ fn parse_line(line: &str) -> Result<(Gaps, Proof), String> {
     }
     Ok((
         gaps,
-        Proof::Proven {
+        Proof::Proven(Proven {
             winner,
             plies,
             line,
             keep,
             unsettled,
-        },
+        }),
     ))
 }
 
 fn mirror_proof(proof: &Proof, width: u8) -> Proof {
-    let flip = |moves: &[Move]| moves.iter().map(|m| m.mirror_files(width)).collect();
     match proof {
         Proof::Unknown(note) => Proof::Unknown(note.clone()),
-        Proof::Proven {
-            winner,
-            plies,
-            line,
-            keep,
-            unsettled,
-        } => Proof::Proven {
-            winner: *winner,
-            plies: *plies,
-            line: flip(line),
-            keep: flip(keep),
-            unsettled: flip(unsettled),
-        },
+        Proof::Proven(p) => Proof::Proven(p.mirror_files(width)),
     }
 }
 

@@ -2,7 +2,7 @@
 //! opening's result, distance and line, then which of white's first moves
 //! keep the result.
 
-use super::{Openings, Proof, mirror_proof, winner_of};
+use super::{Openings, Proof, Proven, mirror_proof, winner_of};
 use crate::engine::solver::{SolveLimits, SolveProgress, Solver, Value};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use std::sync::atomic::AtomicBool;
@@ -60,13 +60,13 @@ pub fn prove(
         stop,
     );
     Proved {
-        proof: Proof::Proven {
+        proof: Proof::Proven(Proven {
             winner,
             plies: solution.plies,
             line: solution.pv,
             keep,
             unsettled,
-        },
+        }),
         solving: Some(solving),
         keeping: started.elapsed() - solving,
     }
@@ -77,21 +77,11 @@ pub fn prove(
 pub fn settle(
     solver: &mut Solver,
     gaps: Gaps,
-    proof: &Proof,
+    proven: &Proven,
     limits: &ProveLimits,
     stop: &AtomicBool,
 ) -> Option<Proved> {
-    let Proof::Proven {
-        winner,
-        plies,
-        line,
-        keep,
-        unsettled,
-    } = proof
-    else {
-        return None;
-    };
-    if unsettled.is_empty() {
+    if proven.unsettled.is_empty() {
         return None;
     }
     let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
@@ -99,22 +89,20 @@ pub fn settle(
     let (kept, still) = sort_first_moves(
         solver,
         &start,
-        *winner,
-        unsettled.iter().copied(),
+        proven.winner,
+        proven.unsettled.iter().copied(),
         &limits.first_move,
         stop,
     );
     // In the order the moves are generated, as a fresh proof lists them.
-    let mut keep: Vec<Move> = keep.iter().chain(&kept).copied().collect();
+    let mut keep: Vec<Move> = proven.keep.iter().chain(&kept).copied().collect();
     keep.sort_by_key(|m| start.legal_moves().iter().position(|l| l == m));
     Some(Proved {
-        proof: Proof::Proven {
-            winner: *winner,
-            plies: *plies,
-            line: line.clone(),
+        proof: Proof::Proven(Proven {
             keep,
             unsettled: still,
-        },
+            ..proven.clone()
+        }),
         solving: None,
         keeping: started.elapsed(),
     })
@@ -173,12 +161,10 @@ pub fn prove_all(
             return;
         }
         let proved = match table.get(gaps) {
-            Some(proof @ Proof::Proven { .. }) => {
-                match settle(solver, gaps, &proof.clone(), limits, stop) {
-                    Some(proved) => proved,
-                    None => continue,
-                }
-            }
+            Some(Proof::Proven(proven)) => match settle(solver, gaps, proven, limits, stop) {
+                Some(proved) => proved,
+                None => continue,
+            },
             _ => prove(solver, gaps, limits, stop, &mut |p| on_progress(gaps, p)),
         };
         let mirror = Gaps {

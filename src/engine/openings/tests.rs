@@ -16,7 +16,7 @@ fn lines_round_trip() {
     assert_eq!(table.to_text(""), text);
     let ah = table.get("AH".parse().unwrap()).unwrap();
     assert!(
-        matches!(ah, Proof::Proven { winner: Some(Color::White), plies: 3, keep, .. } if keep == &vec![mv("b2b4")])
+        matches!(ah, Proof::Proven(p) if p.winner == Some(Color::White) && p.plies == 3 && p.keep == vec![mv("b2b4")])
     );
     assert_eq!(table.best_for_black(8), Some("CD".parse().unwrap()));
     let partial = Openings::parse("AH white 3 pv b2b4 a7a5 b4b5\nDD draw 1 pv a2a3\n").unwrap();
@@ -29,13 +29,13 @@ fn lines_round_trip() {
     for g in Gaps::all(2) {
         full.insert(
             g,
-            Proof::Proven {
+            Proof::Proven(Proven {
                 winner: Some(Color::White),
                 plies: 5 + g.black as u32,
                 line: vec![],
                 keep: vec![],
                 unsettled: vec![],
-            },
+            }),
         );
     }
     assert_eq!(full.best_for_black(2), Some("AB".parse().unwrap()));
@@ -58,7 +58,7 @@ fn bad_lines_are_named() {
 #[test]
 fn settling_keeps_what_is_known_and_what_is_not() {
     let gaps: Gaps = "AH".parse().unwrap();
-    let proof = Proof::Proven {
+    let proven = Proven {
         winner: Some(Color::White),
         plies: 29,
         line: vec![mv("h2h4")],
@@ -74,15 +74,16 @@ fn settling_keeps_what_is_known_and_what_is_not() {
     };
     let stop = AtomicBool::new(false);
     let mut solver = Solver::new(1);
-    let proved = settle(&mut solver, gaps, &proof, &limits, &stop).unwrap();
-    assert_eq!(proved.proof, proof, "one node settles nothing");
+    let proved = settle(&mut solver, gaps, &proven, &limits, &stop).unwrap();
+    assert_eq!(
+        proved.proof,
+        Proof::Proven(proven.clone()),
+        "one node settles nothing"
+    );
     assert_eq!(proved.solving, None, "the result came from the table");
-    let settled = Proof::Proven {
-        winner: Some(Color::White),
-        plies: 29,
-        line: vec![mv("h2h4")],
-        keep: vec![mv("h2h4")],
+    let settled = Proven {
         unsettled: vec![],
+        ..proven
     };
     assert!(settle(&mut solver, gaps, &settled, &limits, &stop).is_none());
 }
@@ -120,13 +121,13 @@ fn the_builtin_table_is_whole_and_consistent() {
             white: 7 - gaps.white,
             black: 7 - gaps.black,
         };
-        let Proof::Proven {
+        let Proof::Proven(Proven {
             winner,
             plies,
             line,
             keep,
             unsettled,
-        } = proof
+        }) = proof
         else {
             continue;
         };
