@@ -30,9 +30,8 @@ impl Move {
     /// board `width` files wide (see [`Position::mirror_files`]).
     ///
     /// [`Position::mirror_files`]: super::Position::mirror_files
-    pub fn mirror_files(self, width: u8) -> Move {
-        let flip = |sq: Square| Square::new(width - 1 - sq.file(), sq.rank());
-        Move::new(flip(self.from), flip(self.to))
+    pub const fn mirror_files(self, width: u8) -> Move {
+        Move::new(self.from.mirror_files(width), self.to.mirror_files(width))
     }
 }
 

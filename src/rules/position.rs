@@ -253,7 +253,7 @@ impl Position {
     /// move's mirror is played by flipping its squares' files.
     pub fn mirror_files(&self) -> Position {
         let width = self.rules.width();
-        let flip_sq = |sq: Square| Square::new(width - 1 - sq.file(), sq.rank());
+        let flip_sq = |sq: Square| sq.mirror_files(width);
         let flip = |b: Bitboard| b.fold(Bitboard::EMPTY, |acc, sq: Square| acc | flip_sq(sq).bb());
         Position {
             rules: self.rules,

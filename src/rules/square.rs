@@ -66,6 +66,12 @@ impl Square {
         Square(rank * 8 + file)
     }
 
+    /// The square seen in a mirror between the first and last files of a
+    /// board `width` files wide.
+    pub const fn mirror_files(self, width: u8) -> Square {
+        Square::new(width - 1 - self.file(), self.rank())
+    }
+
     pub const fn from_index(index: u8) -> Option<Square> {
         if index < 64 {
             Some(Square(index))

@@ -96,7 +96,8 @@ pub fn settle(
     );
     // In the order the moves are generated, as a fresh proof lists them.
     let mut keep: Vec<Move> = proven.keep.iter().chain(&kept).copied().collect();
-    keep.sort_by_key(|m| start.legal_moves().iter().position(|l| l == m));
+    let generated = start.legal_moves();
+    keep.sort_by_key(|m| generated.iter().position(|l| l == m));
     Some(Proved {
         proof: Proof::Proven(Proven {
             keep,

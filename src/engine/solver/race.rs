@@ -36,14 +36,16 @@ use crate::rules::{Bitboard, Color, NoMoves, Position, Square};
 /// solver's node-relative units. `pos` is not decided and has a move.
 pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
     let us = pos.side_to_move();
-    let (mut lo, mut hi) = horizon(pos);
+    // Both rules below need each side's fastest pawn; this runs at every node.
+    let (ours, theirs) = (fastest(pos, us), fastest(pos, !us));
+    let (mut lo, mut hi) = horizon_from(pos, ours, theirs);
     if pos.en_passant().is_some() {
         return (lo, hi);
     }
     // We promote on ply 2d-1; they need at least as many moves, so their
     // first promotion is on ply 2d at the earliest. They get d-1 turns first.
     if let Some(d) = fastest_unstoppable(pos, us)
-        && d <= fastest(pos, !us)
+        && d <= theirs
         && never_stalemated(pos, !us, d - 1)
     {
         // A win: above any bound the horizon gives.
@@ -52,7 +54,7 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
     // They promote on ply 2d; our first promotion is on ply 2e-1 > 2d. We get
     // d turns first.
     if let Some(d) = fastest_unstoppable(pos, !us)
-        && fastest(pos, us) > d
+        && ours > d
         && never_stalemated(pos, us, d)
     {
         // A loss: below any bound the horizon gives.
@@ -67,15 +69,25 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
 /// whether a win fits within so many plies, and this answers no at once
 /// wherever no pawn is close enough. Only where having no move draws: where
 /// it loses, a win can come from a blockade at any time.
+#[cfg(test)]
 pub(super) fn horizon(pos: &Position) -> (Option<i32>, Option<i32>) {
+    let us = pos.side_to_move();
+    horizon_from(pos, fastest(pos, us), fastest(pos, !us))
+}
+
+/// [`horizon`] given each side's [`fastest`]: ours (the side to move's),
+/// then theirs.
+fn horizon_from(pos: &Position, ours: u32, theirs: u32) -> (Option<i32>, Option<i32>) {
     if pos.rules().no_moves() == NoMoves::Loss {
         return (None, None);
     }
     let us = pos.side_to_move();
-    let soonest = |color: Color| fastest(pos, color).min(pos.pawns(!color).count()) as i32;
+    // Promotion or taking every enemy pawn, whichever could come first.
+    let our_soonest = ours.min(pos.pawns(!us).count()) as i32;
+    let their_soonest = theirs.min(pos.pawns(us).count()) as i32;
     // Our k-th move is ply 2k-1 from here, theirs ply 2k.
-    let hi = MATE - (2 * soonest(us) - 1);
-    let lo = -(MATE - 2 * soonest(!us));
+    let hi = MATE - (2 * our_soonest - 1);
+    let lo = -(MATE - 2 * their_soonest);
     (Some(lo), Some(hi))
 }
 
