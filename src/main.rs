@@ -45,6 +45,10 @@ enum Command {
     /// Grow the book of proven positions near an opening's start, where
     /// proofs take longer than a move's time (data/book.txt).
     Book(cli::book::BookArgs),
+    /// Make the keep-rate benchmark's positions: random walks into every
+    /// opening where the side to move holds a win or draw, each move
+    /// labelled keep or spoil by the solver (data/keep-set.txt).
+    KeepSet(cli::keep::KeepSetArgs),
     /// Count move sequences from a position, with the speed.
     Perft(cli::perft::PerftArgs),
     /// One pawn each: `duel e2 e7 w` prints white, black or draw; with no
@@ -118,6 +122,13 @@ struct BenchArgs {
     /// Depth to search every position to.
     #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
     depth: u32,
+    /// Instead: the keep-rate benchmark. The engine moves in each position
+    /// of the keep set at --movetime; the share of moves that keep the
+    /// proven value, and the spoils.
+    #[arg(long)]
+    keep: bool,
+    #[command(flatten)]
+    keep_args: cli::keep::KeepBenchArgs,
 }
 
 fn main() -> ExitCode {
@@ -126,7 +137,11 @@ fn main() -> ExitCode {
     let serve_args = match parsed.command {
         None => None,
         Some(Command::Serve(args)) => Some(args),
+        Some(Command::Bench(args)) if args.keep => {
+            return cli::keep::bench(&args.keep_args, parsed.common.hash);
+        }
         Some(Command::Bench(args)) => return run_bench(args.depth, parsed.common.hash),
+        Some(Command::KeepSet(args)) => return cli::keep::make(args),
         Some(Command::Solve(args)) => return cli::solve::run(args),
         Some(Command::Book(args)) => return cli::book::run(args),
         Some(Command::Perft(args)) => return cli::perft::run(args),

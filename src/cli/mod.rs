@@ -1,6 +1,7 @@
 //! The command line's subcommands beyond the protocol itself.
 
 pub mod book;
+pub mod keep;
 pub mod match_cmd;
 pub mod perft;
 pub mod progress;

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod book;
 mod eval;
+pub mod keep;
 pub mod openings;
 mod proven;
 mod search;

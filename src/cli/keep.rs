@@ -1,0 +1,219 @@
+//! `pawnrace keep-set` makes the keep-rate benchmark's positions
+//! (`data/keep-set.txt`), resumably and in shards; `pawnrace bench --keep`
+//! plays the engine on them.
+
+use clap::Args;
+use pawnrace::engine::keep::{self, Entry, MakeOptions, Tally, Verdict};
+use pawnrace::engine::{SolveLimits, Solver};
+use std::collections::HashSet;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The set as committed; `--set` reads another.
+const BUILTIN: &str = include_str!("../../data/keep-set.txt");
+
+#[derive(Args, Debug)]
+pub struct KeepSetArgs {
+    /// Samples per opening and side to move.
+    #[arg(long, default_value_t = 1)]
+    per_side: u32,
+    /// Random walks tried per sample before it is recorded as `none`.
+    #[arg(long, default_value_t = 6)]
+    attempts: u32,
+    /// The walks' seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Give up on a proof after this many nodes (its move is then `unknown`).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Of the samples the file lacks, take every N-th starting at I, written
+    /// I/N (for running shards in parallel; their files are merged afterwards).
+    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
+    shard: (usize, usize),
+    /// The set to extend; it is read first and appended to after each sample.
+    #[arg(long, default_value = "data/keep-set.txt")]
+    out: PathBuf,
+    /// Solver table size, MiB.
+    #[arg(long = "solve-hash", default_value_t = 1024)]
+    hash: usize,
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (i, n) = s.split_once('/').ok_or("want I/N, e.g. 0/4")?;
+    let i: usize = i.parse().map_err(|_| format!("'{i}' is not a number"))?;
+    let n: usize = n.parse().map_err(|_| format!("'{n}' is not a number"))?;
+    if n == 0 || i >= n {
+        return Err(format!("shard {i}/{n}: want 0 <= I < N"));
+    }
+    Ok((i, n))
+}
+
+pub fn make(args: KeepSetArgs) -> ExitCode {
+    let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
+    let done: HashSet<_> = match keep::parse_set(&existing) {
+        Ok(set) => set.iter().map(Entry::key).collect(),
+        Err(e) => {
+            eprintln!("pawnrace keep-set: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut file = match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("pawnrace keep-set: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    if existing.is_empty() {
+        let _ = writeln!(file, "{}", header(&args));
+    }
+    let options = MakeOptions {
+        seed: args.seed,
+        per_side: args.per_side,
+        attempts: args.attempts,
+        limits: SolveLimits {
+            nodes: args.nodes,
+            movetime_ms: None,
+        },
+    };
+    let mut solver = Solver::new(args.hash);
+    let stop = AtomicBool::new(false);
+    let (shard, shards) = args.shard;
+    // Shards split what is left, so a resumed run spreads evenly.
+    let todo: Vec<_> = keep::slots(args.per_side)
+        .into_iter()
+        .filter(|key| !done.contains(key))
+        .enumerate()
+        .filter(|(n, _)| n % shards == shard)
+        .map(|(_, key)| key)
+        .collect();
+    eprintln!("keep-set: {} samples to make", todo.len());
+    for (n, (gaps, slot)) in todo.iter().enumerate() {
+        let start = Instant::now();
+        let entry = keep::make_slot(&mut solver, *gaps, *slot, &options, &stop);
+        eprintln!(
+            "keep-set: {}/{} {gaps} {slot} {:.1} s: {}",
+            n + 1,
+            todo.len(),
+            start.elapsed().as_secs_f64(),
+            match &entry {
+                Entry::Case(c) => format!(
+                    "{:?} after {} plies, {} keep, {} spoil, {} unknown",
+                    c.value,
+                    c.plies(),
+                    c.keep.len(),
+                    c.spoil.len(),
+                    c.unknown.len()
+                ),
+                Entry::None(..) => "no win or draw for the side to move".into(),
+            }
+        );
+        if let Err(e) = writeln!(file, "{entry}").and_then(|()| file.flush()) {
+            eprintln!("pawnrace keep-set: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn header(args: &KeepSetArgs) -> String {
+    let nodes = args
+        .nodes
+        .map_or(String::new(), |n| format!(" --nodes {n}"));
+    format!(
+        "# The keep-rate benchmark's positions (see src/engine/keep.rs): seeded random\n\
+         # walks one to four plies into every opening, off the openings table's line,\n\
+         # where the side to move holds a win or draw; every move labelled by the solver.\n\
+         # Made by: pawnrace keep-set --per-side {} --attempts {} --seed {}{nodes}\n\
+         # (it resumes from this file; --shard I/N splits the work)",
+        args.per_side, args.attempts, args.seed
+    )
+}
+
+#[derive(Args, Debug)]
+pub struct KeepBenchArgs {
+    /// Thinking time per position, ms.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Read the positions from this file instead of the committed set.
+    #[arg(long)]
+    pub set: Option<PathBuf>,
+    /// Play only the first N positions.
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+/// `pawnrace bench --keep`: a line per position, the spoils, the summary.
+pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
+    let text = match &args.set {
+        None => BUILTIN.to_string(),
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("pawnrace bench: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let cases: Vec<_> = match keep::parse_set(&text) {
+        Ok(set) => set
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Case(c) => Some(c),
+                Entry::None(..) => None,
+            })
+            .take(args.limit.unwrap_or(usize::MAX))
+            .collect(),
+        Err(e) => {
+            eprintln!("pawnrace bench: the keep set: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut tally = Tally::default();
+    let mut spoils = Vec::new();
+    for (n, case) in cases.iter().enumerate() {
+        let t = keep::trial(case, hash_mib, args.movetime);
+        let best = t.best.map_or("(none)".into(), |m| m.to_string());
+        let verdict = match t.verdict {
+            Verdict::Kept => "kept",
+            Verdict::Spoiled => "spoiled",
+            Verdict::Unknown => "unknown",
+        };
+        println!(
+            "case {} {} {} plies {} value {:?} best {best} {verdict} time {} proven {}",
+            n + 1,
+            case.gaps,
+            case.slot,
+            case.plies(),
+            case.value,
+            t.time_ms,
+            if t.proven { "yes" } else { "no" }
+        );
+        if t.verdict == Verdict::Spoiled {
+            spoils.push(format!(
+                "spoil {} {} fen {} played {best} keeps {}",
+                case.gaps,
+                case.slot,
+                case.position().fen(),
+                case.keep
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        }
+        tally.add(case, &t);
+    }
+    for s in &spoils {
+        println!("{s}");
+    }
+    println!("{}", tally.summary(args.movetime));
+    ExitCode::SUCCESS
+}
