@@ -10,8 +10,11 @@
 pub mod autorunner;
 pub mod chess;
 pub mod engine;
+mod eval;
 pub mod problems;
+pub mod proofs;
 pub mod protocol;
 pub mod rules;
 pub mod server;
+pub mod solver;
 pub mod tournament;

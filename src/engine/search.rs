@@ -1,260 +1,109 @@
 //! Search: iterative deepening over a principal variation search with a
-//! transposition table, and the choice of gaps.
+//! transposition table. Scores are on the search's scale
+//! ([`SEARCH_MATE`]); [`to_score`] turns them into the protocol's.
 
-use super::eval::{EVAL_LIMIT, evaluate, threatens_win};
-use super::solver::Solver;
-use super::time::{Budget, Clock};
+use super::report::{Score, SearchInfo, SearchResult, to_score};
+use super::time::{Budget, Clock, Limits};
 use super::tt::{Bound, Table};
-use super::{Limits, Score, SearchInfo, SearchResult};
-use crate::rules::{Gaps, MAX_MOVES, Move, MoveList, NoMoves, Position, RuleSet};
+use crate::eval::score::{MATE_BOUND, MAX_PLY, SEARCH_MATE};
+use crate::eval::{evaluate, threatens_win};
+use crate::rules::{MAX_MOVES, Move, MoveList, NoMoves, Position, RuleSet};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
-/// The score of winning right now; a win `n` plies away scores `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// The deepest the search goes, quiescence included.
-pub const MAX_PLY: i32 = 128;
-/// Any score at least this large is a proven win.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY;
-const INFINITY: i32 = MATE + 1;
+/// Above every score.
+pub(super) const INFINITY: i32 = SEARCH_MATE + 1;
 /// The deepest iteration; games end long before (a pawn moves at most six
 /// times), so it only bounds `go infinite`.
 const MAX_DEPTH: u32 = 100;
 /// How often, in nodes, the stop flag and the clock are read.
 const POLL_INTERVAL: u64 = 1024;
-/// The depth `choose_gaps` searches each pair to when no time is given.
-const GAPS_DEPTH: u32 = 6;
 
-pub struct Engine {
-    tt: Table,
-    hash_mib: usize,
-    /// The exact solver behind perfect play, made on first use with a table
-    /// as large as the search's.
-    pub(super) solver: Option<Box<Solver>>,
-}
-
-impl Engine {
-    pub fn new(hash_mib: usize) -> Engine {
-        Engine {
-            tt: Table::new(hash_mib),
-            hash_mib,
-            solver: None,
-        }
+/// Iterative deepening from `pos` until the limits, the clock or a proof
+/// end it; `info` hears of every completed iteration.
+pub(super) fn iterate(
+    tt: &mut Table,
+    pos: &Position,
+    limits: &Limits,
+    budget: &Budget,
+    clock: &Clock,
+    stop: &AtomicBool,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let root_moves = pos.legal_moves();
+    if root_moves.is_empty() {
+        let score = match pos.outcome() {
+            Some(o) if o.winner.is_none() => Score::Cp(0),
+            // Nothing to move and not a draw: the side to move has lost.
+            _ => Score::Mate(0),
+        };
+        return SearchResult {
+            best: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
     }
+    tt.new_search();
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut s = Searcher::new(tt, pos.rules(), limits, budget, clock, stop);
 
-    pub fn set_hash(&mut self, mib: usize) {
-        self.tt = Table::new(mib);
-        self.hash_mib = mib;
-        if let Some(solver) = &mut self.solver {
-            solver.set_hash(mib);
-        }
-    }
+    // Until an iteration completes, the fallback: a win on the spot if
+    // there is one (no node limit may hide it), else the first move in
+    // search order.
+    let winning = root_moves
+        .iter()
+        .copied()
+        .find(|m| pos.play_unchecked(*m).is_decided());
+    let mut best = winning.unwrap_or_else(|| s.ordered(pos, &root_moves, None, 0)[0]);
+    let mut best_score = 0;
+    let mut pv = vec![best];
+    let mut completed = 0;
 
-    pub fn new_game(&mut self) {
-        self.tt.clear();
-        if let Some(solver) = &mut self.solver {
-            solver.clear();
-        }
-    }
-
-    /// The exact solver behind perfect play. A session's `solve` uses it
-    /// too: one table, and what `solve` proves, `go` then plays from.
-    pub fn solver(&mut self) -> &mut Solver {
-        let mib = self.hash_mib;
-        self.solver
-            .get_or_insert_with(|| Box::new(Solver::new(mib)))
-    }
-
-    pub fn search(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        stop: &AtomicBool,
-        info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let clock = Clock::start();
-        let budget = Budget::for_search(limits, pos.side_to_move());
-        if let Some(result) = self.proven(pos, &budget, &clock, stop, info) {
-            return result;
-        }
-        let result = self.iterate(pos, limits, &budget, &clock, stop, info);
-        if limits.infinite {
-            // `go infinite` ends only on `stop`, even after a proof or the
-            // depth cap.
-            while !stop.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(2));
+    for depth in 1..=max_depth as i32 {
+        let (score, mv) = s.root(pos, &root_moves, depth, best);
+        if s.aborted {
+            // A move whose search finished in the interrupted iteration
+            // and beat the previous best is a better choice.
+            if let Some((m, v)) = s.root_partial
+                && m != best
+            {
+                best = m;
+                best_score = v;
+                // The root's line was last written when this move became
+                // best; the unfinished searches after it only wrote deeper rows.
+                pv = s.pv_line();
             }
+            break;
         }
-        result
-    }
-
-    fn iterate(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        budget: &Budget,
-        clock: &Clock,
-        stop: &AtomicBool,
-        info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let root_moves = pos.legal_moves();
-        if root_moves.is_empty() {
-            let score = match pos.outcome() {
-                Some(o) if o.winner.is_none() => Score::Cp(0),
-                // Nothing to move and not a draw: the side to move has lost.
-                _ => Score::Mate(0),
-            };
-            return SearchResult {
-                best: None,
-                score,
-                depth: 0,
-                nodes: 0,
-                pv: Vec::new(),
-            };
-        }
-        self.tt.new_search();
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut s = Searcher::new(&mut self.tt, pos.rules(), limits, budget, clock, stop);
-
-        // Until an iteration completes, the fallback: a win on the spot if
-        // there is one (no node limit may hide it), else the first move in
-        // search order.
-        let winning = root_moves
-            .iter()
-            .copied()
-            .find(|m| pos.play_unchecked(*m).is_decided());
-        let mut best = winning.unwrap_or_else(|| s.ordered(pos, &root_moves, None, 0)[0]);
-        let mut best_score = 0;
-        let mut pv = vec![best];
-        let mut completed = 0;
-
-        for depth in 1..=max_depth as i32 {
-            let (score, mv) = s.root(pos, &root_moves, depth, best);
-            if s.aborted {
-                // A move whose search finished in the interrupted iteration
-                // and beat the previous best is a better choice.
-                if let Some((m, v)) = s.root_partial
-                    && m != best
-                {
-                    best = m;
-                    best_score = v;
-                    // The root's line was last written when this move became
-                    // best; the unfinished searches after it only wrote deeper rows.
-                    pv = s.pv_line();
-                }
-                break;
-            }
-            best = mv;
-            best_score = score;
-            pv = s.pv_line();
-            completed = depth as u32;
-            info(&SearchInfo {
-                depth: completed,
-                seldepth: s.seldepth as u32,
-                score: to_score(score),
-                nodes: s.nodes,
-                time_ms: clock.elapsed_ms(),
-                pv: pv.clone(),
-                proven: None,
-            });
-            // A proven result within the searched depth cannot change.
-            if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth {
-                break;
-            }
-            // With a clock running, a forced move is not worth its time.
-            if budget.past_soft(clock) || (root_moves.len() == 1 && budget.total_ms().is_some()) {
-                break;
-            }
-        }
-        SearchResult {
-            best: Some(best),
-            score: to_score(best_score),
+        best = mv;
+        best_score = score;
+        pv = s.pv_line();
+        completed = depth as u32;
+        info(&SearchInfo {
             depth: completed,
+            seldepth: s.seldepth as u32,
+            score: to_score(score),
             nodes: s.nodes,
-            pv,
+            time_ms: clock.elapsed_ms(),
+            pv: pv.clone(),
+            proven: None,
+        });
+        // A proven result within the searched depth cannot change.
+        if score.abs() >= MATE_BOUND && SEARCH_MATE - score.abs() <= depth {
+            break;
+        }
+        // With a clock running, a forced move is not worth its time.
+        if budget.past_soft(clock) || (root_moves.len() == 1 && budget.total_ms().is_some()) {
+            break;
         }
     }
-
-    /// Black's choice of gaps: the openings table's when it can tell (a proven
-    /// black win, or every pair proven); otherwise every pair's start is
-    /// searched with white to move and the pair worst for white wins; ties go
-    /// to the first pair.
-    pub fn choose_gaps(&mut self, rules: &RuleSet, limits: &Limits, stop: &AtomicBool) -> Gaps {
-        if let Some(gaps) = super::proven::gaps_from_openings(rules) {
-            return gaps;
-        }
-        let pairs: Vec<(Gaps, Position)> = Gaps::all(rules.width())
-            .filter_map(|g| Position::start(*rules, Some(g)).ok().map(|p| (g, p)))
-            .collect();
-        let Some(&(first, _)) = pairs.first() else {
-            return Gaps { white: 0, black: 0 };
-        };
-        let count = pairs.len() as u64;
-        let budget = Budget::for_search(limits, crate::rules::Color::Black);
-        let per_pair = budget.total_ms().map(|ms| (ms / count).max(1));
-        let mut sub = Limits {
-            depth: if per_pair.is_some() {
-                limits.depth
-            } else {
-                Some(limits.depth.unwrap_or(GAPS_DEPTH))
-            },
-            nodes: limits.nodes.map(|n| (n / count).max(1)),
-            movetime_ms: per_pair,
-            // The budget already kept the overhead back, once for the whole
-            // choice; kept back again from every pair's share, a one-second
-            // choice gave each pair 1 ms.
-            move_overhead_ms: 0,
-            ..Limits::default()
-        };
-        let clock = Clock::start();
-        let mut chosen = first;
-        let mut worst = INFINITY;
-        for (searched, (gaps, pos)) in pairs.into_iter().enumerate() {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            // Each search runs a little past its share; sharing out what is
-            // left, rather than a fixed slice, keeps 64 of them in budget.
-            if let Some(total) = budget.total_ms() {
-                let left = total.saturating_sub(clock.elapsed_ms());
-                if left == 0 && searched > 0 {
-                    break;
-                }
-                sub.movetime_ms = Some((left / (count - searched as u64)).max(1));
-            }
-            let result = self.search(&pos, &sub, stop, &mut |_| {});
-            if stop.load(Ordering::Relaxed) {
-                // An interrupted search's score is not comparable.
-                break;
-            }
-            let value = from_score(result.score);
-            if value < worst {
-                worst = value;
-                chosen = gaps;
-            }
-        }
-        chosen
-    }
-}
-
-/// The protocol's score for an internal one.
-fn to_score(v: i32) -> Score {
-    if v >= MATE_BOUND {
-        Score::Mate((MATE - v + 1) / 2)
-    } else if v <= -MATE_BOUND {
-        Score::Mate(-((MATE + v + 1) / 2))
-    } else {
-        Score::Cp(v)
-    }
-}
-
-/// An internal score ordering the same way as `s`; mate distances are
-/// rounded to whole moves, which is enough to compare them.
-fn from_score(s: Score) -> i32 {
-    match s {
-        Score::Cp(v) => v,
-        Score::Mate(n) if n > 0 => MATE - (2 * n - 1),
-        Score::Mate(n) => -(MATE - 2 * -n),
+    SearchResult {
+        best: Some(best),
+        score: to_score(best_score),
+        depth: completed,
+        nodes: s.nodes,
+        pv,
     }
 }
 
@@ -406,7 +255,7 @@ impl<'a> Searcher<'a> {
             let child = pos.play_unchecked(m);
             let score = if child.is_decided() {
                 self.pv_len[1] = 0;
-                MATE - 1
+                SEARCH_MATE - 1
             } else if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1)
             } else {
@@ -424,7 +273,7 @@ impl<'a> Searcher<'a> {
                 best = m;
                 self.set_pv(0, m);
                 self.root_partial = Some((m, score));
-                if score >= MATE - 1 {
+                if score >= SEARCH_MATE - 1 {
                     break;
                 }
             }
@@ -461,8 +310,8 @@ impl<'a> Searcher<'a> {
             return score;
         }
         // Mate distance pruning: nothing here can beat a shorter proven result.
-        alpha = alpha.max(-(MATE - ply));
-        beta = beta.min(MATE - ply - 1);
+        alpha = alpha.max(-(SEARCH_MATE - ply));
+        beta = beta.min(SEARCH_MATE - ply - 1);
         if alpha >= beta {
             return alpha;
         }
@@ -564,7 +413,7 @@ impl<'a> Searcher<'a> {
                 self.pv[p][0] = Some(m);
                 self.pv_len[p] = 1;
             }
-            return Some(MATE - ply - 1);
+            return Some(SEARCH_MATE - ply - 1);
         }
         if pos.targets().count() == 0 {
             return Some(self.no_moves_score(ply));
@@ -622,22 +471,16 @@ impl<'a> Searcher<'a> {
     fn no_moves_score(&self, ply: i32) -> i32 {
         match self.no_moves {
             NoMoves::Draw => 0,
-            NoMoves::Loss => -(MATE - ply),
+            NoMoves::Loss => -(SEARCH_MATE - ply),
         }
     }
 }
 
-const _: () = assert!(EVAL_LIMIT < MATE_BOUND);
-
-/// The server runs searches on blocking threads.
-const _: fn() = || {
-    fn send<T: Send + 'static>() {}
-    send::<Engine>();
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Engine, Score};
+    use crate::rules::Gaps;
 
     fn fen(text: &str) -> Position {
         Position::from_fen(text, RuleSet::PAWNRACE).unwrap()
@@ -650,19 +493,6 @@ mod tests {
             ..Limits::default()
         };
         e.search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
-    }
-
-    #[test]
-    fn scores_convert_to_moves_both_ways() {
-        assert_eq!(to_score(MATE - 1), Score::Mate(1));
-        assert_eq!(to_score(MATE - 11), Score::Mate(6));
-        assert_eq!(to_score(-(MATE - 2)), Score::Mate(-1));
-        assert_eq!(to_score(-(MATE - 4)), Score::Mate(-2));
-        assert_eq!(to_score(35), Score::Cp(35));
-        assert!(from_score(Score::Mate(1)) > from_score(Score::Mate(2)));
-        assert!(from_score(Score::Mate(9)) > from_score(Score::Cp(EVAL_LIMIT)));
-        assert!(from_score(Score::Mate(-1)) < from_score(Score::Mate(-2)));
-        assert!(from_score(Score::Mate(-9)) < from_score(Score::Cp(-EVAL_LIMIT)));
     }
 
     #[test]
