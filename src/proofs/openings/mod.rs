@@ -14,7 +14,9 @@
 //! length of the line given), the line itself, and after `keep` white's first
 //! moves that keep the result (winning or drawing moves; none are listed when
 //! black wins). A move missing from `keep` was shown not to keep the result,
-//! or could not be shown to within the budget: `keep?` lists those.
+//! or could not be shown to within the budget: `keep?` lists those. All but
+//! the gaps and the result word is read and written by [`super::lines`],
+//! the book's format too; every move is checked legal from the opening.
 
 mod prove;
 

@@ -6,9 +6,10 @@ use super::report::{Score, SearchInfo, SearchResult, to_score};
 use super::time::{Budget, Clock, Limits};
 use super::tt::{Bound, Table};
 use crate::eval::score::{MATE_BOUND, MAX_PLY, SEARCH_MATE};
-use crate::eval::{evaluate, threatens_win};
-use crate::rules::{MAX_MOVES, Move, MoveList, NoMoves, Position, RuleSet};
+use crate::rules::{Move, MoveList, NoMoves, Position, RuleSet};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+mod order;
 
 /// Above every score.
 pub(super) const INFINITY: i32 = SEARCH_MATE + 1;
@@ -186,58 +187,6 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// `moves` sorted best-first for the search: the table's move, captures
-    /// of the most advanced enemy pawns, killers, then quiet moves by history
-    /// and by how far they advance.
-    fn ordered(
-        &self,
-        pos: &Position,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> MoveList {
-        let us = pos.side_to_move();
-        let home = pos.rules().home_rank(us) as i32;
-        let killers = if ply < MAX_PLY as usize {
-            self.killers[ply]
-        } else {
-            [None; 2]
-        };
-        let mut list = moves.clone();
-        let mut scores = [0i32; MAX_MOVES];
-        for (score, &m) in scores.iter_mut().zip(list.iter()) {
-            let adv = (m.to.rank() as i32 - home).abs();
-            *score = if Some(m) == tt_move {
-                1 << 30
-            } else if m.is_capture() {
-                // The victim stood where we land: the nearer our home rank,
-                // the more dangerous it was.
-                (1 << 28) - adv
-            } else if killers[0] == Some(m) {
-                (1 << 27) + 1
-            } else if killers[1] == Some(m) {
-                1 << 27
-            } else {
-                self.history[us.index()][m.from.index()][m.to.index()] + 8 * adv
-            };
-        }
-        // Insertion sort: short lists, and stable, so equal scores keep
-        // generation order and the search stays deterministic.
-        let slice = list.as_mut_slice();
-        for i in 1..slice.len() {
-            let (m, s) = (slice[i], scores[i]);
-            let mut j = i;
-            while j > 0 && scores[j - 1] < s {
-                slice[j] = slice[j - 1];
-                scores[j] = scores[j - 1];
-                j -= 1;
-            }
-            slice[j] = m;
-            scores[j] = s;
-        }
-        list
-    }
-
     fn root(
         &mut self,
         pos: &Position,
@@ -396,173 +345,7 @@ impl<'a> Searcher<'a> {
         self.tt.store(key, ply, depth, best_score, bound, best_move);
         best_score
     }
-
-    /// The value of a node that needs no search: a win on the next move (the
-    /// best there is), no move at all, or the ply limit. With `record_pv` the
-    /// winning move becomes the node's line.
-    fn settled(&mut self, pos: &Position, ply: i32, record_pv: bool) -> Option<i32> {
-        if threatens_win(pos, pos.side_to_move()) {
-            if record_pv
-                && let Some(m) = pos
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .find(|m| pos.play_unchecked(*m).is_decided())
-            {
-                let p = ply as usize;
-                self.pv[p][0] = Some(m);
-                self.pv_len[p] = 1;
-            }
-            return Some(SEARCH_MATE - ply - 1);
-        }
-        if pos.targets().count() == 0 {
-            return Some(self.no_moves_score(ply));
-        }
-        (ply >= MAX_PLY - 1).then(|| evaluate(pos))
-    }
-
-    /// Captures only, on top of standing pat, unless the opponent threatens
-    /// to win on its next move: then every reply is tried, since standing pat
-    /// would ignore a loss in one.
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: i32) -> i32 {
-        let p = ply as usize;
-        self.pv_len[p] = 0;
-        if self.tick() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = self.settled(pos, ply, false) {
-            return score;
-        }
-        let us = pos.side_to_move();
-        let threatened = threatens_win(pos, !us);
-        let mut best = -INFINITY;
-        if !threatened {
-            best = evaluate(pos);
-            if best >= beta {
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-        let moves = pos.legal_moves();
-        let ordered = self.ordered(pos, &moves, None, MAX_PLY as usize);
-        for &m in ordered.iter() {
-            if !threatened && !m.is_capture() {
-                continue;
-            }
-            let child = pos.play_unchecked(m);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    fn no_moves_score(&self, ply: i32) -> i32 {
-        match self.no_moves {
-            NoMoves::Draw => 0,
-            NoMoves::Loss => -(SEARCH_MATE - ply),
-        }
-    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::{Engine, Score};
-    use crate::rules::Gaps;
-
-    fn fen(text: &str) -> Position {
-        Position::from_fen(text, RuleSet::PAWNRACE).unwrap()
-    }
-
-    fn go(pos: &Position, depth: u32) -> SearchResult {
-        let mut e = Engine::new(4);
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        e.search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
-    }
-
-    #[test]
-    fn a_finished_game_has_no_best_move() {
-        let won = fen("8/4P3/8/8/8/8/p7/8 w -")
-            .play_unchecked(Move::new("e7".parse().unwrap(), "e8".parse().unwrap()));
-        let r = go(&won, 3);
-        assert_eq!((r.best, r.score), (None, Score::Mate(0)));
-        let stalemate = fen("8/8/8/4p3/4P3/8/8/8 w -");
-        let r = go(&stalemate, 3);
-        assert_eq!((r.best, r.score), (None, Score::Cp(0)));
-    }
-
-    #[test]
-    fn the_pv_starts_with_the_best_move_and_is_legal() {
-        let pos = Position::start(RuleSet::PAWNRACE, Some(Gaps { white: 0, black: 7 })).unwrap();
-        let r = go(&pos, 5);
-        assert_eq!(r.pv.first().copied(), r.best);
-        let mut p = pos;
-        for m in &r.pv {
-            assert!(p.is_legal(*m), "{m} in {}", p.fen());
-            p = p.play_unchecked(*m);
-        }
-    }
-
-    /// The search trusts `threatens_win` to say exactly whether the side to
-    /// move has a winning move; check it against the rules over random games.
-    #[test]
-    fn win_threats_match_the_rules() {
-        let mut x = 0x1234_5678_9ABC_DEF1u64;
-        let mut rand = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
-        let mut starts: Vec<Position> = Gaps::all(8)
-            .map(|g| Position::start(RuleSet::PAWNRACE, Some(g)).unwrap())
-            .collect();
-        starts.push(Position::start(RuleSet::MINI4, None).unwrap());
-        let odd = RuleSet::new(5, 4, 1, true, true, true, NoMoves::Draw).unwrap();
-        starts.push(Position::start(odd, Some(Gaps { white: 0, black: 4 })).unwrap());
-        let mut checked = 0;
-        for round in 0..3000 {
-            let mut pos = starts[round % starts.len()];
-            loop {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let wins = moves.iter().any(|m| pos.play_unchecked(*m).is_decided());
-                assert_eq!(
-                    threatens_win(&pos, pos.side_to_move()),
-                    wins,
-                    "{}",
-                    pos.fen()
-                );
-                checked += 1;
-                pos = pos.play_unchecked(moves[rand(moves.len())]);
-            }
-        }
-        assert!(checked > 10_000);
-    }
-
-    #[test]
-    fn a_race_won_by_one_tempo_is_proven() {
-        // Both need five moves; white moves first and wins.
-        let r = go(&fen("8/p7/8/8/8/8/7P/8 w -"), 12);
-        assert_eq!(r.score, Score::Mate(5));
-        let r = go(&fen("8/p7/8/8/8/8/7P/8 b -"), 12);
-        assert_eq!(r.score, Score::Mate(5));
-    }
-}
+mod tests;
