@@ -3,8 +3,8 @@
 //! second; the node counts are printed once for nodes/s.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use pawnrace::engine::{SolveLimits, Solver};
 use pawnrace::rules::{Position, RuleSet};
+use pawnrace::solver::{SolveLimits, Solver};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 

@@ -1,17 +1,25 @@
 //! pawnrace: a Pawn Race engine and line-protocol server.
 //!
-//! Dependencies flow one way: `server` -> `protocol` -> `engine` -> `rules`.
+//! Dependencies flow one way: `server` -> `protocol` -> `engine` -> `proofs`
+//! (the openings table and the book) -> `solver` (exact values) -> `eval`
+//! (race arithmetic and score scales, shared by the search and the solver)
+//! -> `rules`. The engine uses `solver` and `eval` directly too; nothing
+//! below it reaches back up.
 //! The classic problems' front ends sit beside them: `problems` -> `chess`
-//! (a full-chess model with pieces as data) -> `rules` (for colours only).
+//! (a full-chess model with pieces as data) -> `rules` (for colours only),
+//! and `problems` -> `solver`.
 //! `autorunner` plays one game in the Imperial College harness's protocol
 //! with `engine` and `rules`. `tournament` referees matches between
-//! engine processes with `rules` (and `engine`'s solver to adjudicate).
+//! engine processes with `rules` (and the `solver` to adjudicate).
 
 pub mod autorunner;
 pub mod chess;
 pub mod engine;
+mod eval;
 pub mod problems;
+pub mod proofs;
 pub mod protocol;
 pub mod rules;
 pub mod server;
+pub mod solver;
 pub mod tournament;

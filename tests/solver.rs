@@ -2,8 +2,8 @@
 //! on small positions of three rule sets, known results, colour mirroring,
 //! the lines it returns, and its budgets.
 
-use pawnrace::engine::{Solution, SolveLimits, Solver, Value};
 use pawnrace::rules::{Bitboard, Color, NoMoves, Position, RuleSet, Square};
+use pawnrace::solver::{Solution, SolveLimits, Solver, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -103,12 +103,7 @@ fn check_line(pos: &Position, s: &Solution) {
     }
     assert_eq!(s.pv.len() as u32, s.plies, "{}", pos.fen());
     let outcome = p.outcome().expect("the line ends the game");
-    let us = pos.side_to_move();
-    let expected = match s.value {
-        Value::Win => Some(us),
-        Value::Loss => Some(!us),
-        Value::Draw => None,
-    };
+    let expected = s.value.winner(pos.side_to_move());
     assert_eq!(
         outcome.winner,
         expected,

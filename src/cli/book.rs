@@ -3,10 +3,11 @@
 
 use super::progress::ProgressLine;
 use clap::Args;
-use pawnrace::engine::book::{self, Book, Growth};
-use pawnrace::engine::openings::{Openings, Proof};
-use pawnrace::engine::{SolveLimits, Solver};
+use pawnrace::proofs::ProofEvent;
+use pawnrace::proofs::book::{self, Book};
+use pawnrace::proofs::openings::{Openings, Proof};
 use pawnrace::rules::{Color, Gaps, Position, RuleSet};
+use pawnrace::solver::{SolveLimits, Solver};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -103,14 +104,14 @@ pub fn run(args: BookArgs) -> ExitCode {
         runs.push(this_run);
     }
     let header = format!(
-        "Proven positions near the start of Pawn Race openings (see src/engine/book.rs):\n\
+        "Proven positions near the start of Pawn Race openings (see src/proofs/book.rs):\n\
          the position's text, then for the side to move: win|loss|draw plies pv <line>.\n\
          Each run below resumes from this file.\n{}",
         runs.join("\n")
     );
     let mut solver = Solver::new(args.hash);
     let stop = AtomicBool::new(false);
-    let bar = std::cell::RefCell::new(ProgressLine::new());
+    let mut bar = ProgressLine::new();
     let started = Instant::now();
     let (mut proven, mut unknown) = (0, 0);
     let mut failed = false;
@@ -122,26 +123,33 @@ pub fn run(args: BookArgs) -> ExitCode {
         side,
         &limits,
         &stop,
-        &mut |p| bar.borrow_mut().update("", p),
-        &mut |book, growth| {
-            bar.borrow_mut().finish();
-            match growth {
-                Growth::Proven(pos, entry) => {
+        &mut |event| {
+            let book = match event {
+                ProofEvent::Progress { progress, .. } => {
+                    bar.update("", progress);
+                    return;
+                }
+                ProofEvent::Proven { book, pos, entry } => {
+                    bar.finish();
                     proven += 1;
                     eprintln!(
-                        "{}: {:?} in {} plies ({} proven, {:.0} s in all)",
+                        "{}: {} in {} plies ({} proven, {:.0} s in all)",
                         pos.fen(),
                         entry.value,
                         entry.plies,
                         proven,
                         started.elapsed().as_secs_f64()
                     );
+                    book
                 }
-                Growth::Unknown(pos) => {
+                ProofEvent::Unknown { book, pos } => {
+                    bar.finish();
                     unknown += 1;
                     eprintln!("{}: not proven within the budget", pos.fen());
+                    book
                 }
-            }
+                ProofEvent::Opening { .. } => return,
+            };
             if let Err(e) = super::save(&args.out, &book.to_text(&header)) {
                 eprintln!("pawnrace book: cannot write {}: {e}", args.out.display());
                 failed = true;

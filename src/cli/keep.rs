@@ -4,7 +4,7 @@
 
 use clap::Args;
 use pawnrace::engine::keep::{self, Entry, MakeOptions, Tally, Verdict};
-use pawnrace::engine::{SolveLimits, Solver};
+use pawnrace::solver::{SolveLimits, Solver};
 use std::collections::HashSet;
 use std::io::Write as _;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! A progress line on stderr for long solves: redrawn in place on a
 //! terminal, a line every few seconds otherwise (logs, CI).
 
-use pawnrace::engine::{SolvePhase, SolveProgress};
+use pawnrace::solver::{SolvePhase, SolveProgress};
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
@@ -32,10 +32,10 @@ impl ProgressLine {
         let phase = match p.phase {
             SolvePhase::Deciding => "deciding win/draw/loss".to_string(),
             SolvePhase::Distance { value, plies } => {
-                format!("{value:?} proven, distance {plies} so far")
+                format!("{value} proven, distance {plies} so far")
             }
             SolvePhase::Line { value, plies } => {
-                format!("{value:?} in {plies} plies, writing the line")
+                format!("{value} in {plies} plies, writing the line")
             }
         };
         let text = format!(

@@ -2,9 +2,10 @@
 
 use super::progress::ProgressLine;
 use clap::Args;
-use pawnrace::engine::openings::{self, Openings, Proof, ProveLimits};
-use pawnrace::engine::{SolveLimits, Solver, Value};
+use pawnrace::proofs::ProofEvent;
+use pawnrace::proofs::openings::{self, Openings, Proof, ProveLimits};
 use pawnrace::rules::{Color, Gaps, Position, Variant};
+use pawnrace::solver::{SolveLimits, Solver};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -87,21 +88,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
     }
     match solution {
         Some(s) => {
-            let winner = winner(s.value, pos.side_to_move()).map_or("draw", Color::name);
+            let winner = s
+                .value
+                .winner(pos.side_to_move())
+                .map_or("draw", Color::name);
             let pv: Vec<String> = s.pv.iter().map(|m| m.to_string()).collect();
             println!("solution {winner} plies {} pv {}", s.plies, pv.join(" "));
         }
         None => println!("solution unknown"),
     }
     ExitCode::SUCCESS
-}
-
-fn winner(value: Value, side: Color) -> Option<Color> {
-    match value {
-        Value::Win => Some(side),
-        Value::Loss => Some(!side),
-        Value::Draw => None,
-    }
 }
 
 fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitCode {
@@ -124,54 +120,59 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitC
     };
     let header = header(args);
     let stop = AtomicBool::new(false);
-    // Both callbacks draw on the one progress line.
-    let bar = std::cell::RefCell::new(ProgressLine::new());
+    let mut bar = ProgressLine::new();
     let mut total = (Duration::ZERO, Duration::ZERO);
     let mut failed = false;
-    openings::prove_all(
-        &mut table,
-        solver,
-        &prove_limits,
-        &stop,
-        &mut |gaps, p| bar.borrow_mut().update(&format!("{gaps}: "), p),
-        &mut |table, gaps, proved| {
-            bar.borrow_mut().finish();
-            let summary = match table.get(gaps) {
-                Some(Proof::Proven(p)) => {
-                    format!(
-                        "{} in {} plies",
-                        p.winner.map_or("draw", Color::name),
-                        p.plies
-                    )
-                }
-                Some(Proof::Unknown(note)) => format!("unknown ({note})"),
-                None => "missing".into(),
-            };
-            // Solving (the result, distance and line) and sorting out the
-            // first moves are timed apart: the first is the proof itself.
-            total.1 += proved.keeping;
-            let solving = match proved.solving {
-                Some(t) => {
-                    total.0 += t;
-                    format!(
-                        "solved in {:.1} s, {:.1} s in all",
-                        t.as_secs_f64(),
-                        total.0.as_secs_f64()
-                    )
-                }
-                None => "from the table".into(),
-            };
-            eprintln!(
-                "{gaps}: {summary} ({solving}; first moves {:.1} s, {:.1} s in all)",
-                proved.keeping.as_secs_f64(),
-                total.1.as_secs_f64(),
-            );
-            if let Err(e) = super::save(&args.out, &table.to_text(&header)) {
-                eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
-                failed = true;
+    openings::prove_all(&mut table, solver, &prove_limits, &stop, &mut |event| {
+        let (table, gaps, proved) = match event {
+            ProofEvent::Progress { gaps, progress } => {
+                let label = gaps.map_or(String::new(), |g| format!("{g}: "));
+                bar.update(&label, progress);
+                return;
             }
-        },
-    );
+            ProofEvent::Opening {
+                table,
+                gaps,
+                proved,
+            } => (table, gaps, proved),
+            ProofEvent::Proven { .. } | ProofEvent::Unknown { .. } => return,
+        };
+        bar.finish();
+        let summary = match table.get(gaps) {
+            Some(Proof::Proven(p)) => {
+                format!(
+                    "{} in {} plies",
+                    p.winner.map_or("draw", Color::name),
+                    p.plies
+                )
+            }
+            Some(Proof::Unknown(note)) => format!("unknown ({note})"),
+            None => "missing".into(),
+        };
+        // Solving (the result, distance and line) and sorting out the
+        // first moves are timed apart: the first is the proof itself.
+        total.1 += proved.keeping;
+        let solving = match proved.solving {
+            Some(t) => {
+                total.0 += t;
+                format!(
+                    "solved in {:.1} s, {:.1} s in all",
+                    t.as_secs_f64(),
+                    total.0.as_secs_f64()
+                )
+            }
+            None => "from the table".into(),
+        };
+        eprintln!(
+            "{gaps}: {summary} ({solving}; first moves {:.1} s, {:.1} s in all)",
+            proved.keeping.as_secs_f64(),
+            total.1.as_secs_f64(),
+        );
+        if let Err(e) = super::save(&args.out, &table.to_text(&header)) {
+            eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
+            failed = true;
+        }
+    });
     // Lines for pairs not attempted yet keep the table's shape honest.
     for gaps in Gaps::all(8) {
         if table.get(gaps).is_none() {
@@ -201,7 +202,7 @@ fn header(args: &SolveArgs) -> String {
     format!(
         "Pawn Race openings: the proven result of every gap pair, white to move.\n\
          Made by: pawnrace solve --all-gaps --solve-hash {} --first-move-nodes {}{budget}\n\
-         (it resumes from this file; see src/engine/openings/mod.rs for the format)\n\
+         (it resumes from this file; see src/proofs/openings/mod.rs for the format)\n\
          gaps result plies pv <line> keep <first moves keeping the result> keep? <unsettled>",
         args.hash, args.first_move_nodes
     )

@@ -23,8 +23,8 @@
 //! records a slot where no sampled walk gave a win or draw to the side to
 //! move within the attempts allowed, so a resumed run does not retry it.
 
-use super::openings::{Openings, Proof};
-use super::solver::{SolveLimits, Solver, Value};
+use crate::proofs::openings::{Openings, Proof};
+use crate::solver::{SolveLimits, Solver, Value};
 use super::{Engine, Limits};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use std::fmt::{self, Write as _};
@@ -113,14 +113,6 @@ fn replay(gaps: Gaps, moves: &[Move]) -> Result<Position, String> {
     Ok(pos)
 }
 
-fn value_word(v: Value) -> &'static str {
-    match v {
-        Value::Win => "win",
-        Value::Draw => "draw",
-        Value::Loss => "loss",
-    }
-}
-
 impl fmt::Display for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = match self {
@@ -135,7 +127,7 @@ impl fmt::Display for Entry {
             words.extend(moves.iter().map(Move::to_string));
         };
         list("", &c.moves);
-        list(value_word(c.value), &[]);
+        list(c.value.word(), &[]);
         list("keep", &c.keep);
         list("spoil", &c.spoil);
         if !c.unknown.is_empty() {

@@ -1,72 +1,121 @@
-//! The engine: evaluation, search, transposition table and time management.
-//! Pure and synchronous; a search ends when its limits are reached or its
-//! stop flag is raised.
+//! The engine: the [`Engine`] façade over the search, the proofs it plays
+//! from, time management and the choice of gaps. Pure and synchronous; a
+//! search ends when its limits are reached or its stop flag is raised.
+//!
+//! Inside, each file leans only on those listed after it:
+//! - this file: [`Engine`], which owns the table and the solver;
+//! - `gaps`: black's choice of gaps (the openings table, else searches);
+//! - `proven`: perfect play from the proof tables and the solver;
+//! - `search`: iterative deepening and the principal variation search;
+//! - `tt`: the search's transposition table;
+//! - `report`: [`Score`], [`SearchInfo`], [`SearchResult`];
+//! - `time`: [`Limits`] and the time budget.
+//!
+//! Below the engine: `proofs` (the tables), `solver`, and `eval` (the race
+//! evaluation and the score scales, shared with the solver).
 
 pub mod bench;
-pub mod book;
-mod eval;
+mod gaps;
 pub mod keep;
-pub mod openings;
 mod proven;
+mod report;
 mod search;
-mod solver;
 mod time;
 mod tt;
 
-pub use search::Engine;
-pub use solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Solver, Value};
+pub use report::{Score, SearchInfo, SearchResult};
 pub use time::{DEFAULT_MOVE_OVERHEAD_MS, Limits};
 
-use crate::rules::Move;
-use std::fmt;
+use crate::rules::{Gaps, Position, RuleSet};
+use crate::solver::Solver;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use time::{Budget, Clock};
+use tt::Table;
 
-/// A search score from the side to move's point of view.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Score {
-    /// An estimate in centipawns.
-    Cp(i32),
-    /// A forced win (positive) or loss (negative) in this many moves of the
-    /// side to move, as UCI's `score mate`.
-    Mate(i32),
+pub struct Engine {
+    tt: Table,
+    hash_mib: usize,
+    /// The exact solver behind perfect play, made on first use with a table
+    /// as large as the search's.
+    solver: Option<Box<Solver>>,
 }
 
-/// `cp 35` or `mate -3`, as UCI writes it after `score`.
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(cp) => write!(f, "cp {cp}"),
-            Score::Mate(n) => write!(f, "mate {n}"),
+impl Engine {
+    pub fn new(hash_mib: usize) -> Engine {
+        Engine {
+            tt: Table::new(hash_mib),
+            hash_mib,
+            solver: None,
         }
     }
-}
 
-/// Progress of a search, reported after every completed iteration.
-#[derive(Clone, Debug)]
-pub struct SearchInfo {
-    pub depth: u32,
-    pub seldepth: u32,
-    pub score: Score,
-    pub nodes: u64,
-    pub time_ms: u64,
-    pub pv: Vec<Move>,
-    /// Set when the score is a proof, not an estimate: the exact result for
-    /// the side to move and its distance in plies.
-    pub proven: Option<(Value, u32)>,
-}
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt = Table::new(mib);
+        self.hash_mib = mib;
+        if let Some(solver) = &mut self.solver {
+            solver.set_hash(mib);
+        }
+    }
 
-impl SearchInfo {
-    pub fn nps(&self) -> u64 {
-        self.nodes * 1000 / self.time_ms.max(1)
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        if let Some(solver) = &mut self.solver {
+            solver.clear();
+        }
+    }
+
+    /// The exact solver behind perfect play. A session's `solve` uses it
+    /// too: one table, and what `solve` proves, `go` then plays from.
+    pub fn solver(&mut self) -> &mut Solver {
+        proven::lazy_solver(&mut self.solver, self.hash_mib)
+    }
+
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let clock = Clock::start();
+        let budget = Budget::for_search(limits, pos.side_to_move());
+        let proof = proven::proven(
+            &mut self.solver,
+            self.hash_mib,
+            pos,
+            &budget,
+            &clock,
+            stop,
+            info,
+        );
+        if let Some(result) = proof {
+            return result;
+        }
+        let result = search::iterate(&mut self.tt, pos, limits, &budget, &clock, stop, info);
+        if limits.infinite {
+            // `go infinite` ends only on `stop`, even after a proof or the
+            // depth cap.
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        result
+    }
+
+    /// Black's choice of gaps: the openings table's when it can tell (a proven
+    /// black win, or every pair proven); otherwise every pair's start is
+    /// searched with white to move and the pair worst for white wins; ties go
+    /// to the first pair.
+    pub fn choose_gaps(&mut self, rules: &RuleSet, limits: &Limits, stop: &AtomicBool) -> Gaps {
+        gaps::choose(rules, limits, stop, &mut |pos, sub| {
+            self.search(pos, sub, stop, &mut |_| {})
+        })
     }
 }
 
-/// What a search settled on. `best` is `None` only when the position has no
-/// legal move.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    pub best: Option<Move>,
-    pub score: Score,
-    pub depth: u32,
-    pub nodes: u64,
-    pub pv: Vec<Move>,
-}
+/// The server runs searches on blocking threads.
+const _: fn() = || {
+    fn send<T: Send + 'static>() {}
+    send::<Engine>();
+};

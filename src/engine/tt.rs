@@ -2,6 +2,7 @@
 //! low bits of the key. Pawn positions never repeat (pawns only move
 //! forward), so the table never has to worry about path-dependent values.
 
+use crate::eval::score::MATE_BOUND;
 use crate::rules::{Move, Square};
 
 /// How a stored score relates to the true value of its position.
@@ -197,7 +198,6 @@ impl Table {
 /// the stored node, or a hit reached along a different path would claim the
 /// wrong distance.
 pub fn score_to_tt(score: i32, ply: i32) -> i32 {
-    use super::search::MATE_BOUND;
     if score >= MATE_BOUND {
         score + ply
     } else if score <= -MATE_BOUND {
@@ -208,7 +208,6 @@ pub fn score_to_tt(score: i32, ply: i32) -> i32 {
 }
 
 pub fn score_from_tt(score: i32, ply: i32) -> i32 {
-    use super::search::MATE_BOUND;
     if score >= MATE_BOUND {
         score - ply
     } else if score <= -MATE_BOUND {
@@ -220,8 +219,8 @@ pub fn score_from_tt(score: i32, ply: i32) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::search::MATE;
     use super::*;
+    use crate::eval::score::SEARCH_MATE as MATE;
 
     fn mv(a: &str, b: &str) -> Move {
         Move::new(a.parse().unwrap(), b.parse().unwrap())

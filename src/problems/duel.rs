@@ -11,8 +11,8 @@
 //! or `error` with the reason on the error stream.
 
 use super::{note, numbered_lines};
-use crate::engine::{SolveLimits, Solver, Value};
 use crate::rules::{Color, Position, PositionError, RuleSet, Square};
+use crate::solver::{SolveLimits, Solver};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -72,11 +72,7 @@ impl Duels {
             .ok_or_else(|| {
                 DuelError::Syntax("the solver gave up, which an unlimited solve never does".into())
             })?;
-        Ok(match solution.value {
-            Value::Win => Some(to_move),
-            Value::Loss => Some(!to_move),
-            Value::Draw => None,
-        })
+        Ok(solution.value.winner(to_move))
     }
 }
 

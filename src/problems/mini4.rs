@@ -11,8 +11,8 @@
 //! naming its line; the boards after it are still answered.
 
 use super::note;
-use crate::engine::{SolveLimits, Solver, Value};
 use crate::rules::{Position, RuleSet};
+use crate::solver::{SolveLimits, Solver, Value};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 

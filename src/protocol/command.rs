@@ -2,8 +2,9 @@
 //! what is left after a command's arguments is an error, not ignored.
 
 use super::reply::ErrorCode;
-use crate::engine::{Limits, SolveLimits};
+use crate::engine::Limits;
 use crate::rules::{Gaps, Variant};
+use crate::solver::SolveLimits;
 
 /// The deepest `perft` a session accepts; deeper ones would run for days.
 pub const MAX_PERFT_DEPTH: u32 = 16;

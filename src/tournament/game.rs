@@ -5,8 +5,8 @@
 
 use super::clock::{Clocks, TimeControl};
 use super::player::{Answer, Fault, FaultKind, Player};
-use crate::engine::{SolveLimits, Solver, Value};
 use crate::rules::{Color, Game, Gaps, Move, Outcome, Position, RuleSet, parse_move};
+use crate::solver::{SolveLimits, Solver};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -95,13 +95,7 @@ impl Adjudicator {
         let solution = self
             .solver
             .solve(pos, &limits, &AtomicBool::new(false), &mut |_| {})?;
-        let side = pos.side_to_move();
-        let winner = match solution.value {
-            Value::Win => Some(side),
-            Value::Loss => Some(!side),
-            Value::Draw => None,
-        };
-        Some((winner, solution.plies))
+        Some((solution.value.winner(pos.side_to_move()), solution.plies))
     }
 }
 

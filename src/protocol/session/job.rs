@@ -1,10 +1,9 @@
 //! Work a session hands out to run off the async workers.
 
-use crate::engine::{
-    Engine, Limits, SearchResult, Solution, SolveLimits, SolvePhase, SolveProgress, Value,
-};
+use crate::engine::{Engine, Limits, SearchResult};
 use crate::protocol::reply::info_line;
 use crate::rules::{Gaps, Move, Position, RuleSet, perft_divide};
+use crate::solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Value};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -141,10 +140,10 @@ fn solve_info(p: &SolveProgress) -> String {
             value: Value::Draw, ..
         } => "draw proven, walking the line".to_string(),
         SolvePhase::Distance { value, plies } => {
-            format!("{} proven, distance {plies} so far", value_word(value))
+            format!("{value} proven, distance {plies} so far")
         }
         SolvePhase::Line { value, plies } => {
-            format!("{} in {plies} plies, walking the line", value_word(value))
+            format!("{value} in {plies} plies, walking the line")
         }
     };
     format!(
@@ -160,14 +159,6 @@ fn solve_info(p: &SolveProgress) -> String {
 fn proven_line(value: Value, plies: u32) -> String {
     match value {
         Value::Draw => "info string proven draw".into(),
-        _ => format!("info string proven {} in {plies} plies", value_word(value)),
-    }
-}
-
-fn value_word(value: Value) -> &'static str {
-    match value {
-        Value::Win => "win",
-        Value::Draw => "draw",
-        Value::Loss => "loss",
+        _ => format!("info string proven {value} in {plies} plies"),
     }
 }

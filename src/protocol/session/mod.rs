@@ -14,9 +14,10 @@ pub use job::{Job, JobDone};
 
 use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
-use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult, Solution, Value};
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult};
+use crate::solver::Solution;
 
-use crate::rules::{Game, Position, RuleSet};
+use crate::rules::{Color, Game, Position, RuleSet};
 use game::file_order;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -438,12 +439,10 @@ fn solution_line(pos: &Position, solution: Option<&Solution>) -> String {
     let Some(s) = solution else {
         return "solution unknown".into();
     };
-    let side = pos.side_to_move();
-    let winner = match s.value {
-        Value::Win => side.name(),
-        Value::Loss => (!side).name(),
-        Value::Draw => "draw",
-    };
+    let winner = s
+        .value
+        .winner(pos.side_to_move())
+        .map_or("draw", Color::name);
     let mut line = format!("solution {winner} plies {}", s.plies);
     if !s.pv.is_empty() {
         line.push_str(" pv");

@@ -28,8 +28,8 @@
 //! Positions with an en passant square are left to the search, which keeps
 //! the argument free of the pawn that just double-stepped.
 
-use super::MATE;
-use crate::engine::eval::{leader, moves_to_goal};
+use crate::eval::score::SOLVER_WIN;
+use crate::eval::{leader, moves_to_goal};
 use crate::rules::{Bitboard, Color, NoMoves, Position, Square};
 
 /// Lower and upper bounds on `pos`'s score for the side to move, in the
@@ -49,7 +49,7 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
         && never_stalemated(pos, !us, d - 1)
     {
         // A win: above any bound the horizon gives.
-        lo = Some(MATE - (2 * d as i32 - 1));
+        lo = Some(SOLVER_WIN - (2 * d as i32 - 1));
     }
     // They promote on ply 2d; our first promotion is on ply 2e-1 > 2d. We get
     // d turns first.
@@ -58,7 +58,7 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
         && never_stalemated(pos, us, d)
     {
         // A loss: below any bound the horizon gives.
-        hi = Some(-(MATE - 2 * d as i32));
+        hi = Some(-(SOLVER_WIN - 2 * d as i32));
     }
     (lo, hi)
 }
@@ -86,8 +86,8 @@ fn horizon_from(pos: &Position, ours: u32, theirs: u32) -> (Option<i32>, Option<
     let our_soonest = ours.min(pos.pawns(!us).count()) as i32;
     let their_soonest = theirs.min(pos.pawns(us).count()) as i32;
     // Our k-th move is ply 2k-1 from here, theirs ply 2k.
-    let hi = MATE - (2 * our_soonest - 1);
-    let lo = -(MATE - 2 * their_soonest);
+    let hi = SOLVER_WIN - (2 * our_soonest - 1);
+    let lo = -(SOLVER_WIN - 2 * their_soonest);
     (Some(lo), Some(hi))
 }
 

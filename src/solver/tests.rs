@@ -11,26 +11,30 @@ fn brute(pos: &Position, memo: &mut HashMap<Position, i32>) -> i32 {
         return v;
     }
     let v = if pos.is_decided() {
-        -MATE
+        -SOLVER_WIN
     } else {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             match pos.rules().no_moves() {
                 NoMoves::Draw => 0,
-                NoMoves::Loss => -MATE,
+                NoMoves::Loss => -SOLVER_WIN,
             }
         } else {
             let children: Vec<i32> = moves
                 .iter()
                 .map(|m| brute(&pos.play_unchecked(*m), memo))
                 .collect();
-            let fastest_win = children.iter().filter(|&&c| c < 0).map(|&c| MATE + c).min();
+            let fastest_win = children
+                .iter()
+                .filter(|&&c| c < 0)
+                .map(|&c| SOLVER_WIN + c)
+                .min();
             let can_draw = children.contains(&0);
-            let longest_loss = children.iter().map(|&c| MATE - c).max().unwrap_or(0);
+            let longest_loss = children.iter().map(|&c| SOLVER_WIN - c).max().unwrap_or(0);
             match (fastest_win, can_draw) {
-                (Some(k), _) => MATE - (k + 1),
+                (Some(k), _) => SOLVER_WIN - (k + 1),
                 (None, true) => 0,
-                (None, false) => -(MATE - (longest_loss + 1)),
+                (None, false) => -(SOLVER_WIN - (longest_loss + 1)),
             }
         }
     };

@@ -1,8 +1,8 @@
 //! The table's text form, its mirrors, and the committed table itself.
 
 use super::*;
-use crate::engine::solver::{SolveLimits, Solver};
 use crate::rules::{Position, RuleSet};
+use crate::solver::{SolveLimits, Solver};
 use std::sync::atomic::AtomicBool;
 
 fn mv(s: &str) -> Move {
@@ -11,7 +11,7 @@ fn mv(s: &str) -> Move {
 
 #[test]
 fn lines_round_trip() {
-    let text = "AH white 3 pv b2b4 a7a5 b4b5 keep b2b4 keep? c2c4\nBC unknown not proven within the budget\nCD black 2 pv c2c3 d7d5\nDD draw 1 pv a2a3 keep a2a3\n";
+    let text = "AH white 3 pv b2b4 a7a5 b4b5 keep b2b4 keep? c2c4\nBC unknown not proven within the budget\nCD black 2 pv a2a3 a7a6\nDD draw 1 pv a2a3 keep a2a3\n";
     let table = Openings::parse(text).unwrap();
     assert_eq!(table.to_text(""), text);
     let ah = table.get("AH".parse().unwrap()).unwrap();
@@ -48,7 +48,9 @@ fn bad_lines_are_named() {
         ("AH purple 3", "not a result"),
         ("AH white x", "distance"),
         ("AH white 3 pv e2e9", "not a move"),
-        ("AH white 3 e2e4", "before pv"),
+        ("AH white 3 e2e4", "where pv"),
+        ("AH white 3 pv b2b5", "not legal"),
+        ("AH white 3 pv b2b4 keep a2a3", "not legal"),
     ] {
         let e = Openings::parse(&format!("# header\n{text}\n")).unwrap_err();
         assert!(e.starts_with("line 2: ") && e.contains(what), "{text}: {e}");
@@ -108,6 +110,13 @@ fn mirrors_keep_results_and_flip_files() {
     sorted.sort_by_key(|g| (g.white, g.black));
     sorted.dedup();
     assert_eq!(sorted.len(), 64);
+}
+
+/// The committed table loads and saves back byte for byte.
+#[test]
+fn the_builtin_table_round_trips() {
+    let table = Openings::parse(BUILTIN).unwrap();
+    assert_eq!(table.to_text(&lines::header(BUILTIN)), BUILTIN);
 }
 
 /// The committed table says what it proves: every pair is there, file

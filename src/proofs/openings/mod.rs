@@ -14,16 +14,19 @@
 //! length of the line given), the line itself, and after `keep` white's first
 //! moves that keep the result (winning or drawing moves; none are listed when
 //! black wins). A move missing from `keep` was shown not to keep the result,
-//! or could not be shown to within the budget: `keep?` lists those.
+//! or could not be shown to within the budget: `keep?` lists those. All but
+//! the gaps and the result word is read and written by [`super::lines`],
+//! the book's format too; every move is checked legal from the opening.
 
 mod prove;
 
 pub use prove::{ProveLimits, Proved, canonical_gaps, prove, prove_all, settle};
 
-use super::solver::Value;
-use crate::rules::{Color, Gaps, Move};
+use super::Entry;
+use super::lines::{self, LineTable};
+use crate::rules::{Color, Gaps, Move, Position, RuleSet};
+use crate::solver::Value;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 /// The table as committed; see the file's header for how it was made.
@@ -123,111 +126,94 @@ impl Openings {
         (best.0.0 == 2 || complete).then_some(best.1)
     }
 
-    /// Reads the text form; `#` starts a comment line.
-    pub fn parse(text: &str) -> Result<Openings, String> {
-        let mut table = Openings::default();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let (gaps, proof) = parse_line(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-            table.insert(gaps, proof);
+    /// The proof of `pos` when it lies on the optimal line of a proven
+    /// Pawn Race opening (its start, or any position the line passes
+    /// through): the value for the side to move, the distance left and the
+    /// rest of the line. Off the lines the table knows nothing.
+    pub fn along_line(&self, pos: &Position) -> Option<Entry> {
+        if *pos.rules() != RuleSet::PAWNRACE {
+            return None;
         }
-        Ok(table)
+        self.iter().find_map(|(gaps, proof)| {
+            let Proof::Proven(p) = proof else {
+                return None;
+            };
+            let mut at = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
+            for (k, m) in p.line.iter().enumerate() {
+                if at == *pos {
+                    return Some(Entry {
+                        value: Value::for_side(p.winner, pos.side_to_move()),
+                        plies: p.plies.saturating_sub(k as u32),
+                        pv: p.line[k..].to_vec(),
+                    });
+                }
+                if !at.is_legal(*m) {
+                    return None;
+                }
+                at = at.play_unchecked(*m);
+            }
+            None
+        })
+    }
+
+    /// Reads the text form (see [`lines`]).
+    pub fn parse(text: &str) -> Result<Openings, String> {
+        lines::parse(text)
     }
 
     /// The text form, one line per opening in gap order, after `header`.
     pub fn to_text(&self, header: &str) -> String {
-        let mut out = String::new();
-        for line in header.lines() {
-            let _ = writeln!(out, "# {line}");
-        }
-        for (gaps, proof) in self.iter() {
-            let _ = writeln!(out, "{gaps} {}", format_proof(proof));
-        }
-        out
+        lines::to_text(self, header)
     }
 }
 
-fn moves_text(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(Move::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn format_proof(proof: &Proof) -> String {
-    match proof {
-        Proof::Unknown(note) => format!("unknown {note}"),
-        Proof::Proven(p) => {
-            let result = p.winner.map_or("draw", Color::name);
-            let mut s = format!("{result} {} pv {}", p.plies, moves_text(&p.line));
-            if !p.keep.is_empty() {
-                s.push_str(&format!(" keep {}", moves_text(&p.keep)));
+impl LineTable for Openings {
+    fn read_entry(&mut self, line: &str) -> Result<(), String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let gaps: Gaps = words.first().ok_or("empty line")?.parse()?;
+        let winner = match *words.get(1).ok_or("no result")? {
+            "white" => Some(Color::White),
+            "black" => Some(Color::Black),
+            "draw" => None,
+            "unknown" => {
+                self.insert(gaps, Proof::Unknown(words[2..].join(" ")));
+                return Ok(());
             }
-            if !p.unsettled.is_empty() {
-                s.push_str(&format!(" keep? {}", moves_text(&p.unsettled)));
-            }
-            s
-        }
-    }
-}
-
-fn parse_line(line: &str) -> Result<(Gaps, Proof), String> {
-    let mut words = line.split_whitespace();
-    let gaps: Gaps = words.next().ok_or("empty line")?.parse()?;
-    let result = words.next().ok_or("no result")?;
-    let winner = match result {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        "draw" => None,
-        "unknown" => return Ok((gaps, Proof::Unknown(words.collect::<Vec<_>>().join(" ")))),
-        other => return Err(format!("'{other}' is not a result")),
-    };
-    let plies = words
-        .next()
-        .and_then(|p| p.parse().ok())
-        .ok_or("no distance in plies")?;
-    let (mut line, mut keep, mut unsettled) = (Vec::new(), Vec::new(), Vec::new());
-    let mut list = None;
-    for word in words {
-        match word {
-            "pv" => list = Some(&mut line),
-            "keep" => list = Some(&mut keep),
-            "keep?" => list = Some(&mut unsettled),
-            text => {
-                let m: Move = text.parse()?;
-                list.as_mut().ok_or("a move before pv")?.push(m);
-            }
-        }
-    }
-    Ok((
-        gaps,
-        Proof::Proven(Proven {
+            other => return Err(format!("'{other}' is not a result")),
+        };
+        let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
+        let proof = lines::read_proof(&words[2..], &start, &["keep", "keep?"])?;
+        let [keep, unsettled]: [Vec<Move>; 2] = proof.lists.try_into().expect("two lists");
+        let proven = Proven {
             winner,
-            plies,
-            line,
+            plies: proof.plies,
+            line: proof.pv,
             keep,
             unsettled,
-        }),
-    ))
+        };
+        self.insert(gaps, Proof::Proven(proven));
+        Ok(())
+    }
+
+    fn entry_lines(&self) -> Vec<String> {
+        self.iter()
+            .map(|(gaps, proof)| match proof {
+                Proof::Unknown(note) => format!("{gaps} unknown {note}"),
+                Proof::Proven(p) => {
+                    let mut line = format!("{gaps} {} ", p.winner.map_or("draw", Color::name));
+                    let lists: [(&str, &[Move]); 2] = [("keep", &p.keep), ("keep?", &p.unsettled)];
+                    lines::write_proof(&mut line, p.plies, &p.line, &lists);
+                    line
+                }
+            })
+            .collect()
+    }
 }
 
 fn mirror_proof(proof: &Proof, width: u8) -> Proof {
     match proof {
         Proof::Unknown(note) => Proof::Unknown(note.clone()),
         Proof::Proven(p) => Proof::Proven(p.mirror_files(width)),
-    }
-}
-
-/// The winner, seen from white to move at the start.
-fn winner_of(value: Value, side: Color) -> Option<Color> {
-    match value {
-        Value::Win => Some(side),
-        Value::Loss => Some(!side),
-        Value::Draw => None,
     }
 }
 

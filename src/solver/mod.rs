@@ -1,4 +1,6 @@
 //! The exact solver: the game-theoretic value of a position and its distance.
+//! Below the proof tables and the engine, above `eval` and `rules`; scores
+//! are on the solver's own scale ([`SOLVER_WIN`]).
 //!
 //! Pawn games never repeat a position, so the game graph is a DAG and plain
 //! alpha-beta without a depth limit proves exact values. The winner takes
@@ -22,27 +24,20 @@
 //! - the rest are ordered by the race evaluation of the child minus the
 //!   opponent's reply count (fewer replies, smaller proofs), then history.
 //!
-//! [`threatens_win`]: crate::engine::eval::threatens_win
+//! [`threatens_win`]: crate::eval::threatens_win
 
 mod race;
 mod search;
 mod table;
+mod value;
 
+pub use value::Value;
+
+use crate::eval::score::SOLVER_WIN;
 use crate::rules::{Move, NoMoves, Position};
 use search::{Ctx, down, up};
 use std::sync::atomic::AtomicBool;
 use table::Table;
-
-/// The score of a win on the spot; `MATE - k` is a win in k plies.
-pub(crate) const MATE: i32 = 10_000;
-
-/// A proven result, for the side to move.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Value {
-    Win,
-    Draw,
-    Loss,
-}
 
 /// A proven result with a line that realises it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -176,8 +171,8 @@ impl Solver {
 
 fn describe(score: i32) -> (Value, u32) {
     match score {
-        s if s > 0 => (Value::Win, (MATE - s) as u32),
-        s if s < 0 => (Value::Loss, (MATE + s) as u32),
+        s if s > 0 => (Value::Win, (SOLVER_WIN - s) as u32),
+        s if s < 0 => (Value::Loss, (SOLVER_WIN + s) as u32),
         _ => (Value::Draw, 0),
     }
 }
@@ -185,12 +180,12 @@ fn describe(score: i32) -> (Value, u32) {
 /// The score of a finished game for the side to move, if it is finished.
 fn terminal_score(pos: &Position) -> Option<i32> {
     if pos.is_decided() {
-        return Some(-MATE);
+        return Some(-SOLVER_WIN);
     }
     if pos.targets().count() == 0 {
         return Some(match pos.rules().no_moves() {
             NoMoves::Draw => 0,
-            NoMoves::Loss => -MATE,
+            NoMoves::Loss => -SOLVER_WIN,
         });
     }
     None

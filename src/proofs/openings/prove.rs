@@ -2,9 +2,10 @@
 //! opening's result, distance and line, then which of white's first moves
 //! keep the result.
 
-use super::{Openings, Proof, Proven, mirror_proof, winner_of};
-use crate::engine::solver::{SolveLimits, SolveProgress, Solver, Value};
+use super::{Openings, Proof, Proven, mirror_proof};
+use crate::proofs::ProofEvent;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
+use crate::solver::{SolveLimits, SolveProgress, Solver, Value};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -50,7 +51,7 @@ pub fn prove(
         return unknown("not proven within the budget".into());
     };
     let solving = started.elapsed();
-    let winner = winner_of(solution.value, Color::White);
+    let winner = solution.value.winner(Color::White);
     let (keep, unsettled) = sort_first_moves(
         solver,
         &start,
@@ -145,16 +146,15 @@ pub fn canonical_gaps(width: u8) -> impl Iterator<Item = Gaps> {
 
 /// Proves every opening missing from `table` (or not proven there), and
 /// tries again the first moves that proven ones left unsettled, storing
-/// each result and its mirror as soon as it is known and handing the table
-/// (with that opening's proof and costs) to `save` so that a long run can
-/// stop and resume.
+/// each result and its mirror as soon as it is known and reporting it
+/// ([`ProofEvent::Opening`], with the table to save, so that a long run can
+/// stop and resume) to `report`, which also hears each solve's progress.
 pub fn prove_all(
     table: &mut Openings,
     solver: &mut Solver,
     limits: &ProveLimits,
     stop: &AtomicBool,
-    on_progress: &mut dyn FnMut(Gaps, &SolveProgress),
-    save: &mut dyn FnMut(&Openings, Gaps, &Proved),
+    report: &mut dyn FnMut(ProofEvent),
 ) {
     let width = RuleSet::PAWNRACE.width();
     for gaps in canonical_gaps(width) {
@@ -166,7 +166,12 @@ pub fn prove_all(
                 Some(proved) => proved,
                 None => continue,
             },
-            _ => prove(solver, gaps, limits, stop, &mut |p| on_progress(gaps, p)),
+            _ => prove(solver, gaps, limits, stop, &mut |p| {
+                report(ProofEvent::Progress {
+                    gaps: Some(gaps),
+                    progress: p,
+                })
+            }),
         };
         let mirror = Gaps {
             white: width - 1 - gaps.white,
@@ -174,6 +179,10 @@ pub fn prove_all(
         };
         table.insert(mirror, mirror_proof(&proved.proof, width));
         table.insert(gaps, proved.proof.clone());
-        save(table, gaps, &proved);
+        report(ProofEvent::Opening {
+            table,
+            gaps,
+            proved: &proved,
+        });
     }
 }

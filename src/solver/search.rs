@@ -1,14 +1,15 @@
 //! The proof search: fail-soft alpha-beta over exact, node-relative scores.
 //!
-//! A score is `MATE - k` for a win in k plies from the node, `-(MATE - k)`
+//! A score is `SOLVER_WIN - k` for a win in k plies from the node, `-(SOLVER_WIN - k)`
 //! for a loss in k plies, 0 for a draw. With no depth limit every returned
 //! score is a proven bound, so the table keeps both bounds of each position
 //! and the driver narrows them with null-window calls.
 
 use super::race;
 use super::table::Table;
-use super::{MATE, SolveLimits, SolvePhase, SolveProgress};
-use crate::engine::eval::{EVAL_LIMIT, evaluate_memo, rank_counts, threatens_win};
+use super::{SolveLimits, SolvePhase, SolveProgress};
+use crate::eval::score::SOLVER_WIN;
+use crate::eval::{EVAL_LIMIT, evaluate_memo, rank_counts, threatens_win};
 use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -127,21 +128,21 @@ impl Ctx<'_> {
         }
         let us = pos.side_to_move();
         if threatens_win(pos, us) {
-            return MATE - 1;
+            return SOLVER_WIN - 1;
         }
         if pos.targets().count() == 0 {
             return match pos.rules().no_moves() {
                 NoMoves::Draw => 0,
-                NoMoves::Loss => -MATE,
+                NoMoves::Loss => -SOLVER_WIN,
             };
         }
         // No win in one: at best a win in three, at worst a loss in two. Where
         // having no move loses, a move may still win at once by leaving the
         // opponent without one.
-        let mut lo = -(MATE - 2);
+        let mut lo = -(SOLVER_WIN - 2);
         let mut hi = match pos.rules().no_moves() {
-            NoMoves::Draw => MATE - 3,
-            NoMoves::Loss => MATE - 1,
+            NoMoves::Draw => SOLVER_WIN - 3,
+            NoMoves::Loss => SOLVER_WIN - 1,
         };
         let (race_lo, race_hi) = race::bounds(pos);
         if let Some(l) = race_lo {
@@ -169,7 +170,7 @@ impl Ctx<'_> {
         let nodes_before = self.nodes;
         let list = pos.legal_moves();
         let hist = history_row(us);
-        let mut best = -MATE - 1;
+        let mut best = -SOLVER_WIN - 1;
         let mut best_move = None;
         let mut a = alpha;
         // The table's move first, on its own: when it cuts off (the usual
@@ -213,10 +214,10 @@ impl Ctx<'_> {
         // (enhanced transposition cut-off), moves that cannot raise alpha, and
         // the order of the rest.
         for c in children.iter_mut() {
-            let (mut child_lo, mut child_hi) = (-MATE, MATE);
+            let (mut child_lo, mut child_hi) = (-SOLVER_WIN, SOLVER_WIN);
             if c.threat {
-                child_lo = MATE - 1;
-                child_hi = MATE - 1;
+                child_lo = SOLVER_WIN - 1;
+                child_hi = SOLVER_WIN - 1;
             } else if let Some(hit) = self.table.probe(c.key) {
                 child_lo = hit.lo;
                 child_hi = hit.hi;
@@ -234,7 +235,7 @@ impl Ctx<'_> {
             c.cap = at_most;
             c.order = if child_hi < 0 {
                 // A proven win: the shortest first.
-                3 << 28 | (surely + MATE) as u32
+                3 << 28 | (surely + SOLVER_WIN) as u32
             } else if child_lo > 0 {
                 at_most.clamp(0, 1 << 27) as u32
             } else {
@@ -373,8 +374,8 @@ mod tests {
     #[test]
     fn up_and_down_are_inverse_and_order_reversing() {
         let scores: Vec<i32> = (0..40)
-            .map(|k| MATE - k)
-            .chain((0..40).map(|k| -(MATE - k)))
+            .map(|k| SOLVER_WIN - k)
+            .chain((0..40).map(|k| -(SOLVER_WIN - k)))
             .chain([0])
             .collect();
         for &c in &scores {
@@ -384,7 +385,7 @@ mod tests {
                 assert_eq!(up(c) < p, c > down(p), "{c} {p}");
             }
         }
-        assert_eq!(up(-MATE), MATE - 1);
-        assert_eq!(up(MATE - 1), -(MATE - 2));
+        assert_eq!(up(-SOLVER_WIN), SOLVER_WIN - 1);
+        assert_eq!(up(SOLVER_WIN - 1), -(SOLVER_WIN - 2));
     }
 }

@@ -15,33 +15,18 @@
 //! length of the line), and a line that realises it. Each position also
 //! stands for its file mirror, which is not written.
 
-use super::solver::{SolveLimits, SolveProgress, Solver, Value};
-use crate::rules::{Color, Move, Position, RuleSet};
+pub use super::Entry;
+
+use super::ProofEvent;
+use super::lines::{self, LineTable};
+use crate::rules::{Color, Position, RuleSet};
+use crate::solver::{SolveLimits, Solver};
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The book as committed; see the file's header for how it was made.
 const BUILTIN: &str = include_str!("../../data/book.txt");
-
-/// A position's proven value for the side to move, its distance and a line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub value: Value,
-    pub plies: u32,
-    pub pv: Vec<Move>,
-}
-
-impl Entry {
-    fn mirror_files(&self, width: u8) -> Entry {
-        Entry {
-            value: self.value,
-            plies: self.plies,
-            pv: self.pv.iter().map(|m| m.mirror_files(width)).collect(),
-        }
-    }
-}
 
 #[derive(Clone, Debug, Default)]
 pub struct Book {
@@ -84,86 +69,48 @@ impl Book {
         self.written.push((pos, entry));
     }
 
-    /// Reads the text form; `#` starts a comment line.
+    /// Reads the text form (see [`lines`]).
     pub fn parse(text: &str) -> Result<Book, String> {
-        let mut book = Book::default();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let (pos, entry) = parse_line(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-            book.insert(pos, entry);
-        }
-        Ok(book)
+        lines::parse(text)
     }
 
     /// The text form, one line per written position, after `header`.
     pub fn to_text(&self, header: &str) -> String {
-        let mut out = String::new();
-        for line in header.lines() {
-            let _ = writeln!(out, "# {line}");
-        }
-        for (pos, entry) in &self.written {
-            let value = match entry.value {
-                Value::Win => "win",
-                Value::Loss => "loss",
-                Value::Draw => "draw",
-            };
-            let pv: Vec<String> = entry.pv.iter().map(Move::to_string).collect();
-            let _ = writeln!(
-                out,
-                "{} {value} {} pv {}",
-                pos.fen(),
-                entry.plies,
-                pv.join(" ")
-            );
-        }
-        out
+        lines::to_text(self, header)
     }
 }
 
-fn parse_line(line: &str) -> Result<(Position, Entry), String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.len() < 6 {
-        return Err("want: <position text> win|loss|draw <plies> pv <moves>".into());
-    }
-    let pos =
-        Position::from_fen(&words[..3].join(" "), RuleSet::PAWNRACE).map_err(|e| e.to_string())?;
-    let value = match words[3] {
-        "win" => Value::Win,
-        "loss" => Value::Loss,
-        "draw" => Value::Draw,
-        other => return Err(format!("'{other}' is not win, loss or draw")),
-    };
-    let plies = words[4]
-        .parse()
-        .map_err(|_| format!("'{}' is not a distance in plies", words[4]))?;
-    if words[5] != "pv" {
-        return Err(format!("'{}' where pv belongs", words[5]));
-    }
-    let mut pv = Vec::new();
-    let mut at = pos;
-    for text in &words[6..] {
-        let m: Move = text.parse()?;
-        if !at.is_legal(m) {
-            return Err(format!("{m} is not legal in {}", at.fen()));
+impl LineTable for Book {
+    fn read_entry(&mut self, line: &str) -> Result<(), String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.len() < 6 {
+            return Err("want: <position text> win|loss|draw <plies> pv <moves>".into());
         }
-        at = at.play_unchecked(m);
-        pv.push(m);
+        let pos = Position::from_fen(&words[..3].join(" "), RuleSet::PAWNRACE)
+            .map_err(|e| e.to_string())?;
+        let value = words[3].parse()?;
+        let proof = lines::read_proof(&words[4..], &pos, &[])?;
+        self.insert(
+            pos,
+            Entry {
+                value,
+                plies: proof.plies,
+                pv: proof.pv,
+            },
+        );
+        Ok(())
     }
-    if pv.is_empty() {
-        return Err("an empty line".into());
-    }
-    Ok((pos, Entry { value, plies, pv }))
-}
 
-/// What [`grow`] did with one position.
-pub enum Growth<'a> {
-    /// Proven now (and added to the book).
-    Proven(&'a Position, &'a Entry),
-    /// Not proven within the budget: its subtree is left out.
-    Unknown(&'a Position),
+    fn entry_lines(&self) -> Vec<String> {
+        self.written
+            .iter()
+            .map(|(pos, entry)| {
+                let mut line = format!("{} {} ", pos.fen(), entry.value);
+                lines::write_proof(&mut line, entry.plies, &entry.pv, &[]);
+                line
+            })
+            .collect()
+    }
 }
 
 /// Adds to `book` the proofs of `root` and of the positions after it, up to
@@ -171,7 +118,8 @@ pub enum Growth<'a> {
 /// plays; where the opponent is, after every move. So `side`, playing from
 /// the book, finds every reply of the opponent answered. Positions the book
 /// has are not proven again, so an interrupted run resumes where it
-/// stopped. `report` hears of every position proven or given up.
+/// stopped. `report` hears of every solve's progress and of every position
+/// proven ([`ProofEvent::Proven`]) or given up ([`ProofEvent::Unknown`]).
 #[allow(clippy::too_many_arguments)]
 pub fn grow(
     book: &mut Book,
@@ -181,8 +129,7 @@ pub fn grow(
     side: Color,
     limits: &SolveLimits,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(&SolveProgress),
-    report: &mut dyn FnMut(&Book, Growth),
+    report: &mut dyn FnMut(ProofEvent),
 ) {
     enum Work {
         Visit(Position, u32),
@@ -193,7 +140,13 @@ pub fn grow(
         if let Some(e) = book.get(&pos) {
             return Some(e.clone());
         }
-        match solver.solve(&pos, limits, stop, progress) {
+        let mut progress = |p: &_| {
+            report(ProofEvent::Progress {
+                gaps: None,
+                progress: p,
+            })
+        };
+        match solver.solve(&pos, limits, stop, &mut progress) {
             Some(s) => {
                 let entry = Entry {
                     value: s.value,
@@ -201,12 +154,16 @@ pub fn grow(
                     pv: s.pv,
                 };
                 book.insert(pos, entry.clone());
-                report(book, Growth::Proven(&pos, &entry));
+                report(ProofEvent::Proven {
+                    book,
+                    pos: &pos,
+                    entry: &entry,
+                });
                 Some(entry)
             }
             None => {
                 if !stop.load(Ordering::Relaxed) {
-                    report(book, Growth::Unknown(&pos));
+                    report(ProofEvent::Unknown { book, pos: &pos });
                 }
                 None
             }
@@ -253,6 +210,7 @@ pub fn grow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Value;
 
     #[test]
     fn lines_round_trip_and_mirrors_answer() {
@@ -302,8 +260,7 @@ mod tests {
                 Color::Black,
                 &SolveLimits::default(),
                 &stop,
-                &mut |_| {},
-                &mut |_, g| proven += matches!(g, Growth::Proven(..)) as usize,
+                &mut |e| proven += matches!(e, ProofEvent::Proven { .. }) as usize,
             );
             proven
         };
@@ -336,6 +293,13 @@ mod tests {
         assert_eq!(run(&mut book), 0);
     }
 
+    /// The committed book loads and saves back byte for byte.
+    #[test]
+    fn the_builtin_book_round_trips() {
+        let book = Book::parse(BUILTIN).unwrap();
+        assert_eq!(book.to_text(&lines::header(BUILTIN)), BUILTIN);
+    }
+
     #[test]
     fn the_builtin_book_parses_and_its_lines_end_as_it_says() {
         let book = Book::parse(BUILTIN).unwrap();
@@ -345,11 +309,7 @@ mod tests {
                 at = at.play_unchecked(*m);
             }
             let outcome = at.outcome().expect("the line ends the game");
-            let winner = match entry.value {
-                Value::Win => Some(pos.side_to_move()),
-                Value::Loss => Some(!pos.side_to_move()),
-                Value::Draw => None,
-            };
+            let winner = entry.value.winner(pos.side_to_move());
             assert_eq!(outcome.winner, winner, "{}", pos.fen());
             if entry.value != Value::Draw {
                 assert_eq!(entry.pv.len() as u32, entry.plies, "{}", pos.fen());

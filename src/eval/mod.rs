@@ -1,11 +1,17 @@
-//! Static evaluation, from the side to move's point of view, built on race
-//! arithmetic: pawns cannot be blocked from behind or caught by kings, so a
-//! passed pawn's race against the enemy's fastest pawn is plain counting.
+//! Race arithmetic shared by the engine's search and the exact solver, so
+//! that neither depends on the other: the static evaluation (the search's
+//! leaf value, the solver's move ordering), the exact win-in-one test both
+//! rely on, each side's fastest pawn, and the score scales ([`score`]).
+//!
+//! The evaluation is from the side to move's point of view: pawns cannot be
+//! blocked from behind or caught by kings, so a passed pawn's race against
+//! the enemy's fastest pawn is plain counting. Depends on `rules` only.
+
+pub mod score;
+
+pub use score::EVAL_LIMIT;
 
 use crate::rules::{Bitboard, Color, Position, Square};
-
-/// No static value may look like a proven result.
-pub const EVAL_LIMIT: i32 = 20_000;
 
 const PAWN: i32 = 100;
 const TEMPO: i32 = 10;
@@ -86,7 +92,7 @@ const SCALE: [i32; 9] = [36, 36, 36, 36, 18, 12, 9, 7, 6];
 /// Each rank's pawn count in that rank's byte. The build targets plain
 /// x86-64, without a popcount instruction, so the bytes come from the first
 /// steps of the software count and serve every rank at once.
-pub(crate) const fn rank_counts(b: u64) -> u64 {
+pub const fn rank_counts(b: u64) -> u64 {
     let x = b - ((b >> 1) & 0x5555_5555_5555_5555);
     let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
     (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F

@@ -1,0 +1,351 @@
+//! Search: iterative deepening over a principal variation search with a
+//! transposition table. Scores are on the search's scale
+//! ([`SEARCH_MATE`]); [`to_score`] turns them into the protocol's.
+
+use super::report::{Score, SearchInfo, SearchResult, to_score};
+use super::time::{Budget, Clock, Limits};
+use super::tt::{Bound, Table};
+use crate::eval::score::{MATE_BOUND, MAX_PLY, SEARCH_MATE};
+use crate::rules::{Move, MoveList, NoMoves, Position, RuleSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+mod order;
+
+/// Above every score.
+pub(super) const INFINITY: i32 = SEARCH_MATE + 1;
+/// The deepest iteration; games end long before (a pawn moves at most six
+/// times), so it only bounds `go infinite`.
+const MAX_DEPTH: u32 = 100;
+/// How often, in nodes, the stop flag and the clock are read.
+const POLL_INTERVAL: u64 = 1024;
+
+/// Iterative deepening from `pos` until the limits, the clock or a proof
+/// end it; `info` hears of every completed iteration.
+pub(super) fn iterate(
+    tt: &mut Table,
+    pos: &Position,
+    limits: &Limits,
+    budget: &Budget,
+    clock: &Clock,
+    stop: &AtomicBool,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let root_moves = pos.legal_moves();
+    if root_moves.is_empty() {
+        let score = match pos.outcome() {
+            Some(o) if o.winner.is_none() => Score::Cp(0),
+            // Nothing to move and not a draw: the side to move has lost.
+            _ => Score::Mate(0),
+        };
+        return SearchResult {
+            best: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+    }
+    tt.new_search();
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut s = Searcher::new(tt, pos.rules(), limits, budget, clock, stop);
+
+    // Until an iteration completes, the fallback: a win on the spot if
+    // there is one (no node limit may hide it), else the first move in
+    // search order.
+    let winning = root_moves
+        .iter()
+        .copied()
+        .find(|m| pos.play_unchecked(*m).is_decided());
+    let mut best = winning.unwrap_or_else(|| s.ordered(pos, &root_moves, None, 0)[0]);
+    let mut best_score = 0;
+    let mut pv = vec![best];
+    let mut completed = 0;
+
+    for depth in 1..=max_depth as i32 {
+        let (score, mv) = s.root(pos, &root_moves, depth, best);
+        if s.aborted {
+            // A move whose search finished in the interrupted iteration
+            // and beat the previous best is a better choice.
+            if let Some((m, v)) = s.root_partial
+                && m != best
+            {
+                best = m;
+                best_score = v;
+                // The root's line was last written when this move became
+                // best; the unfinished searches after it only wrote deeper rows.
+                pv = s.pv_line();
+            }
+            break;
+        }
+        best = mv;
+        best_score = score;
+        pv = s.pv_line();
+        completed = depth as u32;
+        info(&SearchInfo {
+            depth: completed,
+            seldepth: s.seldepth as u32,
+            score: to_score(score),
+            nodes: s.nodes,
+            time_ms: clock.elapsed_ms(),
+            pv: pv.clone(),
+            proven: None,
+        });
+        // A proven result within the searched depth cannot change.
+        if score.abs() >= MATE_BOUND && SEARCH_MATE - score.abs() <= depth {
+            break;
+        }
+        // With a clock running, a forced move is not worth its time.
+        if budget.past_soft(clock) || (root_moves.len() == 1 && budget.total_ms().is_some()) {
+            break;
+        }
+    }
+    SearchResult {
+        best: Some(best),
+        score: to_score(best_score),
+        depth: completed,
+        nodes: s.nodes,
+        pv,
+    }
+}
+
+/// The state of one search.
+struct Searcher<'a> {
+    tt: &'a mut Table,
+    no_moves: NoMoves,
+    node_limit: u64,
+    budget: &'a Budget,
+    clock: &'a Clock,
+    stop: &'a AtomicBool,
+    nodes: u64,
+    seldepth: i32,
+    aborted: bool,
+    /// The best root move of the running iteration whose search finished.
+    root_partial: Option<(Move, i32)>,
+    killers: [[Option<Move>; 2]; MAX_PLY as usize],
+    /// Indexed by colour, from square, to square.
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    pv: Box<[[Option<Move>; MAX_PLY as usize]; MAX_PLY as usize]>,
+    pv_len: [usize; MAX_PLY as usize],
+}
+
+impl<'a> Searcher<'a> {
+    fn new(
+        tt: &'a mut Table,
+        rules: &RuleSet,
+        limits: &Limits,
+        budget: &'a Budget,
+        clock: &'a Clock,
+        stop: &'a AtomicBool,
+    ) -> Searcher<'a> {
+        Searcher {
+            tt,
+            no_moves: rules.no_moves(),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            budget,
+            clock,
+            stop,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            root_partial: None,
+            killers: [[None; 2]; MAX_PLY as usize],
+            history: Box::new([[[0; 64]; 64]; 2]),
+            pv: Box::new([[None; MAX_PLY as usize]; MAX_PLY as usize]),
+            pv_len: [0; MAX_PLY as usize],
+        }
+    }
+
+    /// Counts a node and decides whether the search must end now.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        let polled = self.nodes.is_multiple_of(POLL_INTERVAL)
+            && (self.stop.load(Ordering::Relaxed) || self.budget.past_hard(self.clock));
+        if polled || self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn pv_line(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    fn set_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = Some(m);
+        let child_len = if ply + 1 < MAX_PLY as usize {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        for i in 0..child_len.min(MAX_PLY as usize - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    fn root(
+        &mut self,
+        pos: &Position,
+        moves: &MoveList,
+        depth: i32,
+        prev_best: Move,
+    ) -> (i32, Move) {
+        self.root_partial = None;
+        self.pv_len[0] = 0;
+        let ordered = self.ordered(pos, moves, Some(prev_best), 0);
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best = ordered[0];
+        for (i, &m) in ordered.iter().enumerate() {
+            let child = pos.play_unchecked(m);
+            let score = if child.is_decided() {
+                self.pv_len[1] = 0;
+                SEARCH_MATE - 1
+            } else if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let mut v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if v > alpha && !self.aborted {
+                    v = -self.negamax(&child, depth - 1, -beta, -alpha, 1);
+                }
+                v
+            };
+            if self.aborted {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = m;
+                self.set_pv(0, m);
+                self.root_partial = Some((m, score));
+                if score >= SEARCH_MATE - 1 {
+                    break;
+                }
+            }
+        }
+        let key = pos.hash();
+        if !self.aborted {
+            self.tt
+                .store(key, 0, depth, alpha, Bound::Exact, Some(best));
+        }
+        (alpha, best)
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: i32,
+    ) -> i32 {
+        if depth <= 0 {
+            // Before counting the node, which quiescence counts itself.
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        let pv_node = beta - alpha > 1;
+        let p = ply as usize;
+        self.pv_len[p] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        if let Some(score) = self.settled(pos, ply, pv_node) {
+            return score;
+        }
+        // Mate distance pruning: nothing here can beat a shorter proven result.
+        alpha = alpha.max(-(SEARCH_MATE - ply));
+        beta = beta.min(SEARCH_MATE - ply - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = pos.hash();
+        let hit = self.tt.probe(key, ply);
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+        {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut {
+                return h.score;
+            }
+        }
+
+        let moves = pos.legal_moves();
+        let ordered = self.ordered(pos, &moves, hit.and_then(|h| h.mv), p);
+        let us = pos.side_to_move().index();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for (i, &m) in ordered.iter().enumerate() {
+            let child = pos.play_unchecked(m);
+            let quiet =
+                !m.is_capture() && Some(m) != self.killers[p][0] && Some(m) != self.killers[p][1];
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                // Late quiet moves are rarely best: look at them less deeply
+                // first, and fully only if they surprise.
+                let reduction = if depth >= 3 && i >= 3 && quiet {
+                    1 + (i >= 8) as i32
+                } else {
+                    0
+                };
+                let mut v =
+                    -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && reduction > 0 && !self.aborted {
+                    v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+                v
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.set_pv(p, m);
+                    }
+                    if alpha >= beta {
+                        if !m.is_capture() {
+                            if self.killers[p][0] != Some(m) {
+                                self.killers[p][1] = self.killers[p][0];
+                                self.killers[p][0] = Some(m);
+                            }
+                            let h = &mut self.history[us][m.from.index()][m.to.index()];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, depth, best_score, bound, best_move);
+        best_score
+    }
+}
+
+#[cfg(test)]
+mod tests;
