@@ -12,6 +12,7 @@ mod solver;
 mod time;
 mod tt;
 
+pub(crate) use proven::from_openings;
 pub use search::Engine;
 pub use solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Solver, Value};
 pub use time::{DEFAULT_MOVE_OVERHEAD_MS, Limits};

@@ -88,7 +88,7 @@ pub(super) fn proven_score(value: Value, plies: u32) -> Score {
 /// Race opening (its start, or any position the line passes through): the
 /// value for the side to move, the distance left and the rest of the line.
 /// Off the line the solver has to prove the position itself.
-fn from_openings(pos: &Position, table: &Openings) -> Option<(Value, u32, Vec<Move>)> {
+pub(crate) fn from_openings(pos: &Position, table: &Openings) -> Option<(Value, u32, Vec<Move>)> {
     if *pos.rules() != RuleSet::PAWNRACE {
         return None;
     }
