@@ -187,7 +187,9 @@ pub struct PositionDone {
     /// How many positions the game has (moves + 1).
     pub of: usize,
     pub known: Option<Known>,
-    /// Solver nodes spent on this position (0 when it was not solved).
+    /// Solver nodes as the solver last reported them (it reports about once
+    /// a second and at the end of each phase, so a solve cut short may show
+    /// fewer); 0 when the solver was not asked.
     pub nodes: u64,
     pub time_ms: u64,
 }
