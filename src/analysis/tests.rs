@@ -410,3 +410,18 @@ fn black_to_move_first() {
     assert_eq!(a.moves[1].label(), "2. h4");
     assert!(write::annotated_pgn(&game, &a).contains("\n1... a5 {"));
 }
+
+proptest::proptest! {
+    /// Whatever the text, reading it answers games or reasons, never panics.
+    #[test]
+    fn reading_never_panics(text in "[\\[\\]{}()\";$%#.0-9a-hxA-Z/\\- \n*]{0,300}") {
+        for game in read_games(&text) {
+            let _ = game.map(|g| g.moves.len());
+        }
+    }
+
+    #[test]
+    fn reading_any_text_never_panics(text in "\\PC{0,200}") {
+        let _ = read_games(&text);
+    }
+}
