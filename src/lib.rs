@@ -11,7 +11,9 @@
 //! `autorunner` plays one game in the Imperial College harness's protocol
 //! with `engine` and `rules`. `tournament` referees matches between
 //! engine processes with `rules` (and the `solver` to adjudicate).
+//! `analysis` values every move of recorded games with the proofs and the solver.
 
+pub mod analysis;
 pub mod autorunner;
 pub mod chess;
 pub mod engine;

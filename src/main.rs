@@ -66,6 +66,10 @@ enum Command {
     /// Play a match between two engines, refereed by pawnrace's rules:
     /// openings, clocks, faults, Elo with error bars, PGN, SPRT.
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// The proven value before and after every move of recorded games (PGN
+    /// or plain), with each move kept, spoiled or a chance taken.
+    #[command(after_long_help = cli::analyse::HELP)]
+    Analyse(cli::analyse::AnalyseArgs),
 }
 
 /// Settings of every session, whatever carries it.
@@ -154,6 +158,7 @@ fn main() -> ExitCode {
         Some(Command::Duel { query }) => return cli::duel_once(&query.join(" ")),
         Some(Command::Autorunner(args)) => return run_autorunner(args, parsed.common.hash),
         Some(Command::Match(args)) => return cli::match_cmd::run(*args),
+        Some(Command::Analyse(args)) => return cli::analyse::run(args),
     };
     init_tracing(if serve_args.is_some() { "info" } else { "warn" });
     let common = parsed.common;

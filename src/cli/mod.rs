@@ -1,5 +1,6 @@
 //! The command line's subcommands beyond the protocol itself.
 
+pub mod analyse;
 pub mod book;
 pub mod keep;
 pub mod match_cmd;

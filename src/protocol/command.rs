@@ -17,10 +17,16 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 pub enum Command {
     Uci,
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     NewGame(GameKind),
     Gaps(Gaps),
-    Position { setup: Setup, moves: Vec<String> },
+    Position {
+        setup: Setup,
+        moves: Vec<String>,
+    },
     Move(String),
     Undo,
     Moves,
@@ -30,6 +36,8 @@ pub enum Command {
     Stop,
     Perft(u32),
     Solve(SolveLimits),
+    /// Per-position budget; both `None` means the default.
+    Analyse(SolveLimits),
     Help,
     Quit,
 }
@@ -120,6 +128,10 @@ pub const HELP: &[(&str, &str)] = &[
         "solve [movetime MS] [nodes N]",
         "prove the exact result and its distance (until stop without limits)",
     ),
+    (
+        "analyse [movetime MS] [nodes N]",
+        "the proven value before and after every move of the game, and each move's verdict (budget per position, default movetime 2000)",
+    ),
     ("help", "this list"),
     ("quit", "end the session"),
 ];
@@ -173,7 +185,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
             )),
         },
         "go" => parse_go(&args).map(Command::Go),
-        "solve" => parse_solve(&args).map(Command::Solve),
+        "solve" => parse_solve("solve", &args).map(Command::Solve),
+        "analyse" | "analyze" => parse_solve("analyse", &args).map(Command::Analyse),
         "perft" => match args.as_slice() {
             [n] => match n.parse::<u32>() {
                 Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
@@ -249,11 +262,12 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
 }
 
 /// `solve [movetime MS] [nodes N]`; with neither it runs until `stop`.
-fn parse_solve(args: &[&str]) -> Result<SolveLimits, ParseError> {
+/// `analyse` takes the same budget, per position.
+fn parse_solve(verb: &str, args: &[&str]) -> Result<SolveLimits, ParseError> {
     let mut limits = SolveLimits::default();
     for pair in args.chunks(2) {
         let [key, value] = pair else {
-            return Err(bad(format!("solve {} needs a value", pair[0])));
+            return Err(bad(format!("{verb} {} needs a value", pair[0])));
         };
         let number = value.parse::<u64>().ok().filter(|n| *n > 0);
         let slot = match key.to_ascii_lowercase().as_str() {
@@ -261,15 +275,16 @@ fn parse_solve(args: &[&str]) -> Result<SolveLimits, ParseError> {
             "nodes" => &mut limits.nodes,
             _ => {
                 return Err(bad(format!(
-                    "solve does not know '{}' (movetime, nodes)",
+                    "{verb} does not know '{}' (movetime, nodes)",
                     printable(key)
                 )));
             }
         };
-        *slot =
-            Some(number.ok_or_else(|| {
-                bad(format!("solve {key} takes a number above 0, not '{value}'"))
-            })?);
+        *slot = Some(number.ok_or_else(|| {
+            bad(format!(
+                "{verb} {key} takes a number above 0, not '{value}'"
+            ))
+        })?);
     }
     Ok(limits)
 }

@@ -64,10 +64,12 @@ impl Session {
                     vec!["ok position startpos chess".into()]
                 })
             }
-            Command::Go(_) | Command::Perft(_) | Command::Solve(_) => Err(fail(
-                ErrorCode::Unsupported,
-                "the engine plays pawn games only; in chess use move, moves, board and undo",
-            )),
+            Command::Go(_) | Command::Perft(_) | Command::Solve(_) | Command::Analyse(_) => {
+                Err(fail(
+                    ErrorCode::Unsupported,
+                    "the engine plays pawn games only; in chess use move, moves, board and undo",
+                ))
+            }
             Command::Gaps(_) | Command::Fen | Command::Position { .. } => Err(fail(
                 ErrorCode::Unsupported,
                 "chess has no gaps or position text here; position startpos [moves ...] sets it up",

@@ -1,5 +1,6 @@
 //! Work a session hands out to run off the async workers.
 
+use crate::analysis::{GameAnalysis, PositionDone, analyse, write};
 use crate::engine::{Engine, Limits, SearchResult};
 use crate::protocol::reply::info_line;
 use crate::rules::{Gaps, Move, Position, RuleSet, perft_divide};
@@ -33,6 +34,12 @@ pub(super) enum Work {
         pos: Position,
         limits: SolveLimits,
     },
+    Analyse {
+        engine: Box<Engine>,
+        start: Position,
+        moves: Vec<Move>,
+        limits: SolveLimits,
+    },
 }
 
 /// The result of a [`Job`], to give back to the session that made it.
@@ -59,6 +66,10 @@ pub(super) enum Finished {
         pos: Position,
         solution: Option<Solution>,
     },
+    Analyse {
+        engine: Box<Engine>,
+        analysis: GameAnalysis,
+    },
 }
 
 impl std::fmt::Debug for Job {
@@ -68,6 +79,7 @@ impl std::fmt::Debug for Job {
             Work::ChooseGaps { .. } => "choose-gaps",
             Work::Perft { .. } => "perft",
             Work::Solve { .. } => "solve",
+            Work::Analyse { .. } => "analyse",
         };
         f.debug_struct("Job").field("kind", &kind).finish()
     }
@@ -123,6 +135,17 @@ impl Job {
                     solution,
                 }
             }
+            Work::Analyse {
+                mut engine,
+                start,
+                moves,
+                limits,
+            } => {
+                let analysis = analyse(&start, &moves, engine.solver(), &limits, stop, &mut |p| {
+                    emit(analyse_info(p))
+                });
+                Finished::Analyse { engine, analysis }
+            }
         };
         JobDone { result }
     }
@@ -152,6 +175,19 @@ fn solve_info(p: &SolveProgress) -> String {
         p.nps(),
         p.time_ms,
         p.hashfull
+    )
+}
+
+/// `info time MS string position 12 of 30 white wins in 19 (solver)`: one
+/// per position, in the order they are valued (the last first).
+fn analyse_info(p: &PositionDone) -> String {
+    let value = write::value_text(p.known.as_ref());
+    let source = p.known.map_or("no proof", |k| k.source.name());
+    format!(
+        "info time {} string position {} of {} {value} ({source})",
+        p.time_ms,
+        p.index,
+        p.of - 1
     )
 }
 

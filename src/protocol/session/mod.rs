@@ -177,6 +177,19 @@ impl Session {
                 }
                 Err(e) => Err(e),
             },
+            Command::Analyse(limits) => match self.game() {
+                Ok(g) => {
+                    let (start, moves) = (*g.start(), g.moves().to_vec());
+                    let engine = self.take_engine();
+                    return self.start(Work::Analyse {
+                        engine,
+                        start,
+                        moves,
+                        limits: analyse_limits(limits),
+                    });
+                }
+                Err(e) => Err(e),
+            },
             Command::Perft(depth) => match self.game() {
                 Ok(g) => {
                     return self.start(Work::Perft {
@@ -249,6 +262,12 @@ impl Session {
             } => {
                 self.engine = Some(engine);
                 vec![solution_line(&pos, solution.as_ref())]
+            }
+            Finished::Analyse { engine, analysis } => {
+                self.engine = Some(engine);
+                let mut lines = crate::analysis::write::protocol_lines(&analysis);
+                lines.push(crate::analysis::write::protocol_final(&analysis));
+                lines
             }
             Finished::Perft { divide: None } => vec![error(
                 ErrorCode::Interrupted,
@@ -452,6 +471,18 @@ fn solution_line(pos: &Position, solution: Option<&Solution>) -> String {
         }
     }
     line
+}
+
+/// `analyse` without a budget gets the command line's default per position.
+fn analyse_limits(limits: crate::solver::SolveLimits) -> crate::solver::SolveLimits {
+    if limits.nodes.is_none() && limits.movetime_ms.is_none() {
+        crate::solver::SolveLimits {
+            nodes: None,
+            movetime_ms: Some(crate::analysis::DEFAULT_MOVETIME_MS),
+        }
+    } else {
+        limits
+    }
 }
 
 fn no_position() -> ParseError {

@@ -1,0 +1,173 @@
+//! `pawnrace analyse` run as a user would: PGN and plain games, the table,
+//! the summaries, the annotated PGN, budgets and malformed games.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pawnrace-analyse-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A CG game off the proven line near its end: white throws the win away
+/// with 12. g6, black hands it back with 12... d5, white takes it.
+const GAME: &str = r#"[Event "test"]
+[White "alice"]
+[Black "bob"]
+[Result "1-0"]
+[Variant "pawnrace"]
+[Gaps "CG"]
+
+1. a4 a6 2. g4 e5 3. g5 a5 4. h4 c6 5. h5 b5 6. b3 bxa4 7. bxa4 e4 8. f4 exf3
+9. exf3 c5 10. f4 c4 11. f5 c3 12. g6 d5 13. gxh7 cxd2 14. h8 1-0
+"#;
+
+#[test]
+fn a_pgn_game_gets_its_table_summaries_and_annotations() {
+    let dir = temp_dir("pgn");
+    let out = dir.join("out.pgn");
+    let (ok, stdout, stderr) = common::run_binary(
+        &[
+            "analyse",
+            "--solve-hash",
+            "16",
+            "--pgn-out",
+            out.to_str().unwrap(),
+        ],
+        GAME.as_bytes(),
+    );
+    assert!(ok, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "game 1: alice (white) vs bob (black), pawnrace, gaps CG, result 1-0"
+    );
+    assert_eq!(
+        lines[1],
+        "ply   move    side   san    before             after              verdict"
+    );
+    assert_eq!(
+        lines[2],
+        "1     1.      white  a4     white wins in 31   white wins in 30   kept"
+    );
+    for want in [
+        "23    12.     white  g6     white wins in 9    black wins in 3    spoiled",
+        "24    12...   black  d5     black wins in 3    white wins in 3    spoiled",
+        "25    13.     white  gxh7   white wins in 3    white wins in 2    chance",
+        "27    14.     white  h8     white wins in 1    white wins in 0    kept",
+        "summary game 1: alice (white) vs bob (black)",
+        "alice   white   14     12    0       1        1        0        ply 23 (12. g6)",
+        "bob     black   13     12    0       1        0        0        ply 24 (12... d5)",
+        "summary all games: 1 analysed, 0 failed",
+        "alice   1      14     12    0       1        1        0        game 1 ply 23 (12. g6)",
+    ] {
+        assert!(lines.contains(&want), "{want:?} not in\n{stdout}");
+    }
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        pgn.starts_with("[Event \"test\"]\n[White \"alice\"]\n"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Annotator \"pawnrace analyse\"]\n"), "{pgn}");
+    assert!(
+        pgn.contains("1. a4 {white wins in 30} 1... a6 {white wins in 29}"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("12. g6?? {black wins in 3} 12... d5?? {white wins in 3} 13. gxh7!"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.trim_end().ends_with("14. h8 {white wins in 0} 1-0"),
+        "{pgn}"
+    );
+    // The annotated PGN reads back to the same analysis.
+    let (ok, again, _) = common::run_binary(
+        &["analyse", "--solve-hash", "16", out.to_str().unwrap()],
+        b"",
+    );
+    assert!(ok);
+    assert_eq!(again, stdout);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn summary_only_and_plain_games() {
+    let plain = "\
+gaps CG
+a4 a6 g4 e5
+
+fen 8/p7/8/3p4/8/3P4/7P/8 w -
+h3 a6 h4
+";
+    let (ok, stdout, stderr) = common::run_binary(
+        &["analyse", "--summary-only", "--solve-hash", "16"],
+        plain.as_bytes(),
+    );
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.starts_with("summary game 1: white (white) vs black (black)\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("verdict"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "\nsummary all games: 2 analysed, 0 failed\n\
+         player  games  moves  kept  forced  spoiled  chances  unknown  first-spoil\n\
+         white   2      4      2     0       1        1        0        game 2 ply 1 (1. h3)\n\
+         black   2      3      2     0       1        0        0        game 2 ply 2 (1... a6)\n"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_budget_that_runs_out_says_unknown() {
+    let plain = "fen 8/p7/8/3p4/8/3P4/7P/8 w -\nh4 a5\n";
+    let (ok, stdout, _) = common::run_binary(
+        &["analyse", "--nodes", "1", "--solve-hash", "1"],
+        plain.as_bytes(),
+    );
+    assert!(ok);
+    assert!(
+        stdout.contains(
+            "1     1.      white  h4     unknown            unknown            unknown\n"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn malformed_games_are_reported_and_the_rest_analysed() {
+    let dir = temp_dir("bad");
+    let file = dir.join("games.txt");
+    std::fs::write(
+        &file,
+        "gaps CG\na4 a6\n\ngaps CG\na4 a4\n\n[Gaps \"CG\"]\n1. a4 {open\n",
+    )
+    .unwrap();
+    let missing = dir.join("missing.pgn");
+    let (ok, stdout, stderr) = common::run_binary(
+        &[
+            "analyse",
+            "--solve-hash",
+            "16",
+            file.to_str().unwrap(),
+            missing.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(!ok);
+    assert!(stderr.contains("game 2 ("), "{stderr}");
+    assert!(stderr.contains("line 5: move 2 (a4)"), "{stderr}");
+    assert!(stderr.contains("game 3 ("), "{stderr}");
+    assert!(stderr.contains("missing.pgn"), "{stderr}");
+    assert!(stdout.contains("game 1: white (white) vs black (black), pawnrace, gaps CG, result *"));
+    assert!(
+        stdout.contains("summary all games: 1 analysed, 2 failed"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
