@@ -26,11 +26,13 @@
 //!
 //! [`threatens_win`]: crate::eval::threatens_win
 
+mod play;
 mod race;
 mod search;
 mod table;
 mod value;
 
+pub use play::{Decision, MoveBounds};
 pub use value::Value;
 
 use crate::eval::score::SOLVER_WIN;

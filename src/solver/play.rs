@@ -1,0 +1,230 @@
+//! What playing at move time asks of the solver, cheaper than a full
+//! [`Solver::solve`]: the value with one window and a move that keeps it
+//! ([`Solver::decide`]), and what the table already proves of each move
+//! ([`Solver::move_bounds`]) when no proof of the whole position came in
+//! time.
+
+use super::race;
+use super::search::{Ctx, up};
+use super::{SolveLimits, SolveProgress, Solver, Value, terminal_score};
+use crate::eval::score::SOLVER_WIN;
+use crate::eval::threatens_win;
+use crate::rules::{Move, Position};
+use std::sync::atomic::AtomicBool;
+
+/// A position's proven value for the side to move, with a move keeping it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub value: Value,
+    /// A move that keeps `value` (any move keeps a loss: `None` then, and
+    /// when the position has no move).
+    pub keep: Option<Move>,
+}
+
+/// What is proven of one move: its value for the mover lies in
+/// `at_least..=at_most` (Loss..=Win when nothing is known).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveBounds {
+    pub mv: Move,
+    pub at_least: Value,
+    pub at_most: Value,
+}
+
+fn value_of(score: i32) -> Value {
+    match score {
+        s if s > 0 => Value::Win,
+        0 => Value::Draw,
+        _ => Value::Loss,
+    }
+}
+
+impl Solver {
+    /// The value of `pos` (win, draw or loss, whatever the distance) by one
+    /// narrow-window proof, and a move that keeps it; `None` when a limit
+    /// ran out or `stop` was raised first.
+    pub fn decide(
+        &mut self,
+        pos: &Position,
+        limits: &SolveLimits,
+        stop: &AtomicBool,
+    ) -> Option<Decision> {
+        if let Some(s) = terminal_score(pos) {
+            return Some(Decision {
+                value: value_of(s),
+                keep: None,
+            });
+        }
+        self.table.new_generation();
+        let mut quiet = |_: &SolveProgress| {};
+        let mut ctx = Ctx::new(&mut self.table, &mut self.history, limits, stop, &mut quiet);
+        // Only a draw lies strictly inside (-1, 1).
+        let score = ctx.search(pos, -1, 1);
+        if ctx.aborted {
+            return None;
+        }
+        let value = value_of(score);
+        if value == Value::Loss {
+            return Some(Decision { value, keep: None });
+        }
+        let keep = keeping_move(&mut ctx, pos, value)?;
+        Some(Decision {
+            value,
+            keep: Some(keep),
+        })
+    }
+
+    /// What the table proves of each legal move of `pos`, without searching.
+    pub fn move_bounds(&self, pos: &Position) -> Vec<MoveBounds> {
+        let us = pos.side_to_move();
+        pos.legal_moves()
+            .iter()
+            .map(|&mv| {
+                let child = pos.play_unchecked(mv);
+                let (at_least, at_most) = if let Some(s) = terminal_score(&child) {
+                    (value_of(up(s)), value_of(up(s)))
+                } else if threatens_win(&child, !us) {
+                    (Value::Loss, Value::Loss)
+                } else {
+                    // The child's score bounds, from the race rules and the table.
+                    let (race_lo, race_hi) = race::bounds(&child);
+                    let mut lo = race_lo.unwrap_or(-SOLVER_WIN);
+                    let mut hi = race_hi.unwrap_or(SOLVER_WIN);
+                    if let Some(hit) = self.table.probe(child.hash()) {
+                        lo = lo.max(hit.lo);
+                        hi = hi.min(hit.hi);
+                    }
+                    (value_of(up(hi)), value_of(up(lo)))
+                };
+                MoveBounds {
+                    mv,
+                    at_least,
+                    at_most,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A move of `pos` (whose value for the side to move is `value`, a win or a
+/// draw) that keeps it: the table's move first, which the proof just made
+/// usually settles at once. `None` when the solve was cut short.
+fn keeping_move(ctx: &mut Ctx, pos: &Position, value: Value) -> Option<Move> {
+    // The child's score must stay below 0 (the opponent loses) for a win,
+    // at or below 0 (the opponent does not win) for a draw.
+    let (alpha, beta) = match value {
+        Value::Win => (-1, 0),
+        _ => (0, 1),
+    };
+    let hint = ctx.table.probe(pos.hash()).and_then(|h| h.mv);
+    let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+    if let Some(i) = hint.and_then(|h| moves.iter().position(|m| *m == h)) {
+        moves.swap(0, i);
+    }
+    for m in moves {
+        let child = pos.play_unchecked(m);
+        let s = match terminal_score(&child) {
+            Some(s) => s,
+            None => ctx.search(&child, alpha, beta),
+        };
+        if ctx.aborted {
+            return None;
+        }
+        if s <= alpha {
+            return Some(m);
+        }
+    }
+    // The value is proven, so some move keeps it; a table that says
+    // otherwise is better answered with no move than a wrong one.
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen, RuleSet::PAWNRACE).unwrap()
+    }
+
+    #[test]
+    fn decide_gives_the_value_and_a_move_keeping_it() {
+        let stop = AtomicBool::new(false);
+        let limits = SolveLimits::default();
+        let mut solver = Solver::new(4);
+        // White wins the race only with the double step.
+        let race = pos("8/p7/8/8/8/8/7P/8 w -");
+        let d = solver.decide(&race, &limits, &stop).unwrap();
+        assert_eq!(d.value, Value::Win);
+        assert_eq!(d.keep.map(|m| m.to_string()), Some("h2h4".into()));
+        // The same race, black to move: black wins.
+        let other = pos("8/p7/8/8/8/8/7P/8 b -");
+        let d = solver.decide(&other, &limits, &stop).unwrap();
+        assert_eq!(d.value, Value::Win);
+        assert_eq!(d.keep.map(|m| m.to_string()), Some("a7a5".into()));
+        // One node proves nothing.
+        let one = SolveLimits {
+            nodes: Some(1),
+            movetime_ms: None,
+        };
+        assert_eq!(Solver::new(4).decide(&race, &one, &stop), None);
+    }
+
+    #[test]
+    fn decide_agrees_with_solve_and_its_move_keeps_the_value() {
+        let stop = AtomicBool::new(false);
+        let limits = SolveLimits::default();
+        for fen in [
+            "8/p7/8/8/8/8/7P/8 w -",
+            "8/pp6/8/8/8/8/6PP/8 w -",
+            "8/p2p4/8/8/8/8/3P3P/8 b -",
+            "8/1p6/8/1P6/8/8/8/8 w -",
+            "8/2p5/8/8/3P4/8/8/8 w -",
+        ] {
+            let p = pos(fen);
+            let mut solver = Solver::new(4);
+            let d = solver.decide(&p, &limits, &stop).unwrap();
+            let s = Solver::new(4)
+                .solve(&p, &limits, &stop, &mut |_| {})
+                .unwrap();
+            assert_eq!(d.value, s.value, "{fen}");
+            if let Some(m) = d.keep {
+                let child = p.play_unchecked(m);
+                let theirs = Solver::new(4)
+                    .solve(&child, &limits, &stop, &mut |_| {})
+                    .map(|s| s.value);
+                let want = match d.value {
+                    Value::Win => Value::Loss,
+                    _ => Value::Draw,
+                };
+                let got = match child.outcome() {
+                    Some(o) => Value::for_side(o.winner, child.side_to_move()),
+                    None => theirs.unwrap(),
+                };
+                assert_eq!(got, want, "{fen} {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn move_bounds_read_the_table_only() {
+        let stop = AtomicBool::new(false);
+        let race = pos("8/p7/8/8/8/8/7P/8 w -");
+        let mut solver = Solver::new(4);
+        // The race rules settle a lone pawn each without a search.
+        let bounds = solver.move_bounds(&race);
+        let of = |name: &str| *bounds.iter().find(|b| b.mv.to_string() == name).unwrap();
+        assert_eq!(of("h2h4").at_least, Value::Win);
+        assert_eq!(of("h2h3").at_most, Value::Loss);
+        // Pawns in each other's way: nothing is known until a proof leaves it in the table.
+        let start = pos("8/p2p1p2/2p3p1/1p2p3/1P2PP2/2P5/1P2PP2/8 w -");
+        let unknown = |b: &MoveBounds| (b.at_least, b.at_most) == (Value::Loss, Value::Win);
+        assert!(solver.move_bounds(&start).iter().all(unknown));
+        let d = solver
+            .decide(&start, &SolveLimits::default(), &stop)
+            .unwrap();
+        let after = solver.move_bounds(&start);
+        let kept = after.iter().find(|b| Some(b.mv) == d.keep).unwrap();
+        assert_eq!(kept.at_least, d.value);
+    }
+}
