@@ -6,7 +6,7 @@ use clap::Args;
 use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::book::{self, Book};
 use pawnrace::proofs::openings::{Openings, Proof};
-use pawnrace::rules::{Color, Gaps, Position, RuleSet};
+use pawnrace::rules::{Color, Gaps, Move, Position, RuleSet};
 use pawnrace::solver::{SolveLimits, Solver};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +24,12 @@ pub struct BookArgs {
     /// The opening to grow the book from (white's gap first, e.g. AF).
     #[arg(long)]
     gaps: Gaps,
+    /// Grow from the position after these moves from the start instead
+    /// (coordinates, separated by commas or spaces), e.g. `h2h4` to cover
+    /// black's answer to one first move; runs for several first moves can
+    /// go in parallel and their files be merged.
+    #[arg(long, default_value = "")]
+    after: String,
     /// How many plies from the start: the opponent's every move is answered
     /// up to this depth.
     #[arg(long, default_value_t = 4)]
@@ -71,7 +77,7 @@ pub fn run(args: BookArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let root = match Position::start(RuleSet::PAWNRACE, Some(args.gaps)) {
+    let root = match root_after(args.gaps, &args.after) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("pawnrace book: {e}");
@@ -84,8 +90,13 @@ pub fn run(args: BookArgs) -> ExitCode {
     };
     // The header names every run that grew the book, this one included.
     let this_run = format!(
-        "run: pawnrace book --gaps {} --plies {} --side {}{}{} --solve-hash {}",
+        "run: pawnrace book --gaps {}{} --plies {} --side {}{}{} --solve-hash {}",
         args.gaps,
+        if args.after.trim().is_empty() {
+            String::new()
+        } else {
+            format!(" --after {}", args.after.replace(' ', ","))
+        },
         args.plies,
         side.name(),
         args.movetime
@@ -166,6 +177,19 @@ pub fn run(args: BookArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The start of `gaps`'s opening with `after`'s moves played.
+fn root_after(gaps: Gaps, after: &str) -> Result<Position, String> {
+    let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
+    for text in after.split([',', ' ']).filter(|w| !w.is_empty()) {
+        let m: Move = text.parse()?;
+        if !pos.is_legal(m) {
+            return Err(format!("--after: {m} is not legal in {}", pos.fen()));
+        }
+        pos = pos.play_unchecked(m);
+    }
+    Ok(pos)
 }
 
 fn winner_by_table(gaps: Gaps) -> Option<Color> {
