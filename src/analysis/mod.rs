@@ -42,8 +42,8 @@ pub mod write;
 
 use crate::proofs::book::Book;
 use crate::proofs::openings::Openings;
-use crate::solver::{SolveLimits, Solver, Value};
 use crate::rules::{Color, Move, Position, san};
+use crate::solver::{SolveLimits, Solver, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The budget per position when a caller gives none, ms: a 60-ply game that

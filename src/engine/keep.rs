@@ -23,10 +23,10 @@
 //! records a slot where no sampled walk gave a win or draw to the side to
 //! move within the attempts allowed, so a resumed run does not retry it.
 
-use crate::proofs::openings::{Openings, Proof};
-use crate::solver::{SolveLimits, Solver, Value};
 use super::{Engine, Limits};
+use crate::proofs::openings::{Openings, Proof};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
+use crate::solver::{SolveLimits, Solver, Value};
 use std::fmt::{self, Write as _};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

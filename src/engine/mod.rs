@@ -89,10 +89,20 @@ impl Engine {
             stop,
             info,
         );
-        if let Some(result) = proof {
-            return result;
-        }
-        let result = search::iterate(&mut self.tt, pos, limits, &budget, &clock, stop, info);
+        let avoid = match proof {
+            proven::Proof::Play(result) => return result,
+            proven::Proof::Search { avoid } => avoid,
+        };
+        let result = search::iterate(
+            &mut self.tt,
+            pos,
+            limits,
+            &budget,
+            &clock,
+            stop,
+            &avoid,
+            info,
+        );
         if limits.infinite {
             // `go infinite` ends only on `stop`, even after a proof or the
             // depth cap.

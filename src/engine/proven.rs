@@ -1,22 +1,30 @@
 //! Perfect play: before it searches, the engine looks for a proof of the
 //! position's value, first in the proof tables ([`crate::proofs::known`]:
 //! the openings table's lines, then the book), then from the exact solver
-//! within a share of its time. With a proof it plays a move that keeps the
-//! value (the shortest win, the longest loss, a drawing move); without one
-//! the search gets the rest of the time.
+//! within a share of its time.
+//!
+//! The solver first decides the value alone (one narrow window, far cheaper
+//! than the distance) with a move that keeps it, then spends what is left
+//! of its share on the distance, so that the winner takes the shortest win
+//! and the loser the longest loss when there is time. Keeping the value is
+//! what matters: a win kept is a win, however long.
+//!
+//! When no proof comes in time, what the solver's table proved of single
+//! moves on the way is still used: a move proven to win is played, and
+//! moves proven worse than another are left out of the search.
 //!
 //! Only searches with a clock do this: `go depth` and `go nodes` stay a
 //! plain search, whose node counts are a signature of its behaviour.
 
 use super::report::{SearchInfo, SearchResult, proven_score};
 use super::time::{Budget, Clock};
-use crate::proofs::{self, Entry};
-use crate::rules::Position;
-use crate::solver::{SolveLimits, Solver};
+use crate::proofs;
+use crate::rules::{Move, Position};
+use crate::solver::{Decision, MoveBounds, SolveLimits, Solver, Value};
 use std::sync::atomic::AtomicBool;
 
-/// The solver may take up to this fraction (1/n) of a move's time.
-const SOLVER_SHARE: u64 = 2;
+/// The solver may take up to this share (in 1/8ths) of a move's time.
+const SOLVER_EIGHTHS: u64 = 7;
 
 /// The exact solver behind perfect play, made on first use with a table of
 /// `hash_mib` MiB.
@@ -24,9 +32,18 @@ pub(super) fn lazy_solver(slot: &mut Option<Box<Solver>>, hash_mib: usize) -> &m
     slot.get_or_insert_with(|| Box::new(Solver::new(hash_mib)))
 }
 
-/// A result that keeps the proven value, or `None` when nothing is proven
-/// in time (or the search has no clock). The solver, in `slot`, is made
-/// only when the tables do not know the position.
+/// What the proofs leave to the search.
+pub(super) enum Proof {
+    /// A move that keeps the proven value: play it.
+    Play(SearchResult),
+    /// No proof of the position: search, leaving out these moves (each
+    /// proven worse than another move).
+    Search { avoid: Vec<Move> },
+}
+
+/// A proven move, or what the search should leave out. The solver, in
+/// `slot`, is made only when the tables do not know the position; without
+/// a clock nothing is looked up.
 pub(super) fn proven(
     slot: &mut Option<Box<Solver>>,
     hash_mib: usize,
@@ -35,34 +52,91 @@ pub(super) fn proven(
     clock: &Clock,
     stop: &AtomicBool,
     info: &mut dyn FnMut(&SearchInfo),
-) -> Option<SearchResult> {
-    let total = budget.total_ms()?;
-    let (entry, nodes) = match proofs::known(pos) {
-        Some(entry) => (entry, 0),
-        None => {
-            let limits = SolveLimits {
-                nodes: None,
-                movetime_ms: Some((total / SOLVER_SHARE).max(1)),
-            };
-            let mut nodes = 0;
-            let solution =
-                lazy_solver(slot, hash_mib).solve(pos, &limits, stop, &mut |p| nodes = p.nodes)?;
-            let entry = Entry {
-                value: solution.value,
-                plies: solution.plies,
-                pv: solution.pv,
-            };
-            (entry, nodes)
-        }
+) -> Proof {
+    let nothing = Proof::Search { avoid: Vec::new() };
+    let Some(total) = budget.total_ms() else {
+        return nothing;
     };
-    let Entry { value, plies, pv } = entry;
+    if let Some(e) = proofs::known(pos) {
+        return play(pos, e.value, Some(e.plies), e.pv, 0, clock, info).unwrap_or(nothing);
+    }
+    let share = (total * SOLVER_EIGHTHS / 8).max(1);
+    let left = |clock: &Clock| share.saturating_sub(clock.elapsed_ms()).max(1);
+    let solver = lazy_solver(slot, hash_mib);
+    let decide = SolveLimits {
+        nodes: None,
+        movetime_ms: Some(share),
+    };
+    let Some(Decision { value, keep }) = solver.decide(pos, &decide, stop) else {
+        return from_bounds(pos, &solver.move_bounds(pos), clock, info);
+    };
+    // The distance, with what is left of the share.
+    let distance = SolveLimits {
+        nodes: None,
+        movetime_ms: Some(left(clock)),
+    };
+    let mut nodes = 0;
+    if let Some(s) = solver.solve(pos, &distance, stop, &mut |p| nodes = p.nodes) {
+        if let Some(r) = play(pos, s.value, Some(s.plies), s.pv, nodes, clock, info) {
+            return r;
+        }
+    }
+    match keep {
+        Some(m) => play(pos, value, None, vec![m], nodes, clock, info).unwrap_or(nothing),
+        // A loss whose distance is not known: the search holds out as it can.
+        None => nothing,
+    }
+}
+
+/// No proof of the position: a move the table proves winning is played;
+/// otherwise the search leaves out every move proven worse than another
+/// (below another's proven floor, or a proven loss beside a move that may
+/// not lose).
+fn from_bounds(
+    pos: &Position,
+    bounds: &[MoveBounds],
+    clock: &Clock,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Proof {
+    if let Some(b) = bounds.iter().find(|b| b.at_least == Value::Win) {
+        if let Some(r) = play(pos, Value::Win, None, vec![b.mv], 0, clock, info) {
+            return r;
+        }
+    }
+    let rank = |v: Value| match v {
+        Value::Loss => 0,
+        Value::Draw => 1,
+        Value::Win => 2,
+    };
+    let floor = bounds.iter().map(|b| rank(b.at_least)).max().unwrap_or(0);
+    let hope = bounds.iter().map(|b| rank(b.at_most)).max().unwrap_or(0);
+    let avoid = bounds
+        .iter()
+        .filter(|b| rank(b.at_most) < floor || (rank(b.at_most) == 0 && hope > 0))
+        .map(|b| b.mv)
+        .collect();
+    Proof::Search { avoid }
+}
+
+/// The proven result of playing `pv`'s first move, announced; `None` if the
+/// line does not start with a legal move.
+fn play(
+    pos: &Position,
+    value: Value,
+    plies: Option<u32>,
+    pv: Vec<Move>,
+    nodes: u64,
+    clock: &Clock,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Option<Proof> {
     let best = *pv.first()?;
     if !pos.is_legal(best) {
         return None;
     }
     let score = proven_score(value, plies);
+    let depth = plies.unwrap_or(pv.len() as u32);
     info(&SearchInfo {
-        depth: plies,
+        depth,
         seldepth: pv.len() as u32,
         score,
         nodes,
@@ -70,17 +144,19 @@ pub(super) fn proven(
         pv: pv.clone(),
         proven: Some((value, plies)),
     });
-    Some(SearchResult {
+    Some(Proof::Play(SearchResult {
         best: Some(best),
         score,
-        depth: plies,
+        depth,
         nodes,
         pv,
-    })
+    }))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{MoveBounds, Proof, from_bounds};
+    use crate::engine::time::Clock;
     use crate::engine::{Engine, Limits, Score};
     use crate::proofs::book::Book;
     use crate::proofs::known_in;
@@ -114,6 +190,70 @@ mod tests {
         assert!(known(&off_line).is_none());
     }
 
+    fn bounds(pos: &Position, list: &[(&str, Value, Value)]) -> Vec<MoveBounds> {
+        list.iter()
+            .map(|&(m, at_least, at_most)| MoveBounds {
+                mv: parse_move(pos, m).unwrap(),
+                at_least,
+                at_most,
+            })
+            .collect()
+    }
+
+    /// Without a proof of the position, single moves' proofs still count:
+    /// a proven win is played, proven-worse moves are left to one side.
+    #[test]
+    fn moves_proven_worse_are_avoided_and_a_proven_win_is_played() {
+        use Value::{Draw, Loss, Win};
+        let pos = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
+        let clock = Clock::start();
+        let avoided = |list: &[(&str, Value, Value)]| match from_bounds(
+            &pos,
+            &bounds(&pos, list),
+            &clock,
+            &mut |_| {},
+        ) {
+            Proof::Search { avoid } => avoid.iter().map(|m| m.to_string()).collect(),
+            Proof::Play(_) => vec!["played".to_string()],
+        };
+        // A proven draw beside an unknown move and a proven loss.
+        let drawn = [
+            ("b2b3", Draw, Draw),
+            ("b2b4", Loss, Win),
+            ("c2c3", Loss, Loss),
+        ];
+        assert_eq!(avoided(&drawn), ["c2c3"]);
+        // A move that cannot beat a draw beside a proven draw.
+        let capped = [
+            ("b2b3", Draw, Win),
+            ("c2c3", Loss, Draw),
+            ("c2c4", Loss, Win),
+        ];
+        assert!(avoided(&capped).is_empty());
+        let below = [
+            ("b2b3", Draw, Draw),
+            ("c2c3", Loss, Loss),
+            ("c2c4", Loss, Loss),
+        ];
+        assert_eq!(avoided(&below), ["c2c3", "c2c4"]);
+        // A proven loss beside a move that may yet hold.
+        let hope = [("b2b3", Loss, Win), ("c2c3", Loss, Loss)];
+        assert_eq!(avoided(&hope), ["c2c3"]);
+        // Every move lost: none is worse than another.
+        let lost = [("b2b3", Loss, Loss), ("c2c3", Loss, Loss)];
+        assert!(avoided(&lost).is_empty());
+        // A proven win is played at once, announced without a distance.
+        let won = [("b2b3", Loss, Win), ("c2c3", Win, Win)];
+        let mut seen = Vec::new();
+        let Proof::Play(r) = from_bounds(&pos, &bounds(&pos, &won), &clock, &mut |i| {
+            seen.push(i.proven)
+        }) else {
+            panic!("a proven win is played");
+        };
+        assert_eq!(r.best.map(|m| m.to_string()), Some("c2c3".into()));
+        assert_eq!(seen, [Some((Win, None))]);
+    }
+
     /// A won race with the clock running: the engine proves it, says so, and
     /// plays the winning move; with only a depth it just searches.
     #[test]
@@ -128,7 +268,7 @@ mod tests {
             ..Limits::default()
         };
         let r = engine.search(&pos, &limits, &stop, &mut |i| proofs.push(i.proven));
-        assert_eq!(proofs, [Some((Value::Win, 7))]);
+        assert_eq!(proofs, [Some((Value::Win, Some(7)))]);
         assert_eq!(r.best.map(|m| m.to_string()), Some("h4h5".into()));
         assert_eq!(r.score, Score::Mate(4));
         let mut proofs = Vec::new();

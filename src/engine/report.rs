@@ -2,7 +2,7 @@
 //! ([`SearchInfo`]) and its result ([`SearchResult`]), and the conversions
 //! into scores from the search's internal scale and from proofs.
 
-use crate::eval::score::{MATE_BOUND, SEARCH_MATE};
+use crate::eval::score::{EVAL_LIMIT, MATE_BOUND, SEARCH_MATE};
 use crate::rules::Move;
 use crate::solver::Value;
 use std::fmt;
@@ -37,8 +37,8 @@ pub struct SearchInfo {
     pub time_ms: u64,
     pub pv: Vec<Move>,
     /// Set when the score is a proof, not an estimate: the exact result for
-    /// the side to move and its distance in plies.
-    pub proven: Option<(Value, u32)>,
+    /// the side to move and its distance in plies, when that is known too.
+    pub proven: Option<(Value, Option<u32>)>,
 }
 
 impl SearchInfo {
@@ -80,18 +80,21 @@ pub(super) fn from_score(s: Score) -> i32 {
 }
 
 /// The score a proof gives: `mate N` in moves for a win or loss, 0 for a draw.
-pub(super) fn proven_score(value: Value, plies: u32) -> Score {
-    match value {
-        Value::Win => Score::Mate(plies.div_ceil(2) as i32),
-        Value::Loss => Score::Mate(-((plies / 2) as i32)),
-        Value::Draw => Score::Cp(0),
+/// Without a distance, a proven win or loss scores the edge of the static
+/// range, `cp 20000`: beyond any estimate, yet no mate count is claimed.
+pub(super) fn proven_score(value: Value, plies: Option<u32>) -> Score {
+    match (value, plies) {
+        (Value::Draw, _) => Score::Cp(0),
+        (Value::Win, Some(plies)) => Score::Mate(plies.div_ceil(2) as i32),
+        (Value::Loss, Some(plies)) => Score::Mate(-((plies / 2) as i32)),
+        (Value::Win, None) => Score::Cp(EVAL_LIMIT),
+        (Value::Loss, None) => Score::Cp(-EVAL_LIMIT),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::EVAL_LIMIT;
 
     #[test]
     fn scores_convert_to_moves_both_ways() {
@@ -108,10 +111,12 @@ mod tests {
 
     #[test]
     fn proven_scores_count_whole_moves() {
-        assert_eq!(proven_score(Value::Win, 1), Score::Mate(1));
-        assert_eq!(proven_score(Value::Win, 29), Score::Mate(15));
-        assert_eq!(proven_score(Value::Loss, 2), Score::Mate(-1));
-        assert_eq!(proven_score(Value::Loss, 30), Score::Mate(-15));
-        assert_eq!(proven_score(Value::Draw, 12), Score::Cp(0));
+        assert_eq!(proven_score(Value::Win, Some(1)), Score::Mate(1));
+        assert_eq!(proven_score(Value::Win, Some(29)), Score::Mate(15));
+        assert_eq!(proven_score(Value::Loss, Some(2)), Score::Mate(-1));
+        assert_eq!(proven_score(Value::Loss, Some(30)), Score::Mate(-15));
+        assert_eq!(proven_score(Value::Draw, Some(12)), Score::Cp(0));
+        assert_eq!(proven_score(Value::Win, None), Score::Cp(EVAL_LIMIT));
+        assert_eq!(proven_score(Value::Loss, None), Score::Cp(-EVAL_LIMIT));
     }
 }

@@ -21,6 +21,16 @@ const POLL_INTERVAL: u64 = 1024;
 
 /// Iterative deepening from `pos` until the limits, the clock or a proof
 /// end it; `info` hears of every completed iteration.
+/// `moves` less those in `avoid`, unless that leaves none.
+fn without(moves: MoveList, avoid: &[Move]) -> MoveList {
+    let mut kept = MoveList::new();
+    for m in moves.iter().filter(|m| !avoid.contains(m)) {
+        kept.push(*m);
+    }
+    if kept.is_empty() { moves } else { kept }
+}
+
+#[allow(clippy::too_many_arguments)]
 pub(super) fn iterate(
     tt: &mut Table,
     pos: &Position,
@@ -28,9 +38,10 @@ pub(super) fn iterate(
     budget: &Budget,
     clock: &Clock,
     stop: &AtomicBool,
+    avoid: &[Move],
     info: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
-    let root_moves = pos.legal_moves();
+    let root_moves = without(pos.legal_moves(), avoid);
     if root_moves.is_empty() {
         let score = match pos.outcome() {
             Some(o) if o.winner.is_none() => Score::Cp(0),

@@ -191,10 +191,12 @@ fn analyse_info(p: &PositionDone) -> String {
     )
 }
 
-/// `info string proven win in 29 plies`: the score that follows is exact.
-fn proven_line(value: Value, plies: u32) -> String {
-    match value {
-        Value::Draw => "info string proven draw".into(),
-        _ => format!("info string proven {value} in {plies} plies"),
+/// `info string proven win in 29 plies` (or `proven win` when the distance
+/// is not known yet): the score that follows is exact.
+fn proven_line(value: Value, plies: Option<u32>) -> String {
+    match (value, plies) {
+        (Value::Draw, _) => "info string proven draw".into(),
+        (_, Some(plies)) => format!("info string proven {value} in {plies} plies"),
+        (_, None) => format!("info string proven {value}"),
     }
 }
