@@ -8,17 +8,19 @@
 mod chess;
 mod game;
 mod job;
+mod options;
+mod search;
 
 use job::{Finished, Work};
 pub use job::{Job, JobDone};
 
 use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
-use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits, SearchResult};
-use crate::solver::Solution;
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine};
 
-use crate::rules::{Color, Game, Position, RuleSet};
+use crate::rules::{Game, Position, RuleSet};
 use game::file_order;
+use search::{analyse_limits, solution_line};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -327,53 +329,6 @@ impl Session {
         }
     }
 
-    fn uci(&self) -> Vec<String> {
-        vec![
-            "id name pawnrace".into(),
-            format!("id version {}", env!("CARGO_PKG_VERSION")),
-            "id author the pawnrace developers".into(),
-            format!(
-                "option name Hash type spin default {} min 1 max {}",
-                self.options.hash_mib, self.options.max_hash_mib
-            ),
-            format!(
-                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
-            ),
-            "uciok".into(),
-        ]
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Reply {
-        let number = |min: u64, max: u64, unit: &str| {
-            value
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| {
-                    fail(
-                        ErrorCode::BadArgument,
-                        format!("{name} takes {unit} from {min} to {max}"),
-                    )
-                })
-        };
-        if name.eq_ignore_ascii_case("hash") {
-            let mib = number(1, self.options.max_hash_mib as u64, "MiB")? as usize;
-            self.hash_mib = mib;
-            if let Some(engine) = &mut self.engine {
-                engine.set_hash(mib);
-            }
-            Ok(vec![format!("ok setoption Hash {mib}")])
-        } else if name.eq_ignore_ascii_case("move overhead") {
-            let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
-            self.move_overhead_ms = ms;
-            Ok(vec![format!("ok setoption Move Overhead {ms}")])
-        } else {
-            Err(fail(
-                ErrorCode::BadArgument,
-                format!("unknown option '{name}' (known: Hash, Move Overhead)"),
-            ))
-        }
-    }
-
     fn new_game(&mut self, kind: GameKind) -> Vec<String> {
         if let Some(engine) = &mut self.engine {
             engine.new_game();
@@ -394,94 +349,6 @@ impl Session {
             State::Playing(_) => vec![format!("ok newgame {variant}")],
             _ => vec![format!("ok newgame {variant} awaiting gaps")],
         }
-    }
-
-    fn go(&mut self, mut limits: Limits) -> Action {
-        limits.move_overhead_ms = self.move_overhead_ms;
-        match &self.state {
-            State::AwaitingGaps(rules) => {
-                let rules = *rules;
-                let engine = self.take_engine();
-                self.start(Work::ChooseGaps {
-                    engine,
-                    rules,
-                    limits,
-                })
-            }
-            State::Chess(_) => Action::Reply(vec![error(
-                ErrorCode::Unsupported,
-                "the engine plays pawn games only",
-            )]),
-            State::Playing(game) if game.outcome().is_some() => {
-                Action::Reply(vec!["bestmove (none)".into()])
-            }
-            State::Playing(game) => {
-                let pos = *game.position();
-                let engine = self.take_engine();
-                self.start(Work::Search {
-                    engine,
-                    pos,
-                    limits,
-                })
-            }
-        }
-    }
-
-    /// Plays the engine's move on the board. Nothing else could change the
-    /// game while the search ran: the session refuses moves while busy.
-    fn apply_search(&mut self, result: SearchResult) -> Vec<String> {
-        let State::Playing(game) = &mut self.state else {
-            return vec!["bestmove (none)".into()];
-        };
-        match result.best.filter(|m| game.position().is_legal(*m)) {
-            Some(m) => {
-                game.play(m);
-                let mut lines = Vec::new();
-                if let Some(o) = game.outcome() {
-                    lines.push(format!(
-                        "info string result {} {}",
-                        o.result_word(),
-                        o.reason_tokens()
-                    ));
-                }
-                lines.push(format!("bestmove {m}"));
-                lines
-            }
-            None => vec!["bestmove (none)".into()],
-        }
-    }
-}
-
-/// `solution white plies 31 pv b2b4 ...`, or `solution unknown`: a budget
-/// that ran out is said so, never guessed.
-fn solution_line(pos: &Position, solution: Option<&Solution>) -> String {
-    let Some(s) = solution else {
-        return "solution unknown".into();
-    };
-    let winner = s
-        .value
-        .winner(pos.side_to_move())
-        .map_or("draw", Color::name);
-    let mut line = format!("solution {winner} plies {}", s.plies);
-    if !s.pv.is_empty() {
-        line.push_str(" pv");
-        for m in &s.pv {
-            line.push(' ');
-            line.push_str(&m.to_string());
-        }
-    }
-    line
-}
-
-/// `analyse` without a budget gets the command line's default per position.
-fn analyse_limits(limits: crate::solver::SolveLimits) -> crate::solver::SolveLimits {
-    if limits.nodes.is_none() && limits.movetime_ms.is_none() {
-        crate::solver::SolveLimits {
-            nodes: None,
-            movetime_ms: Some(crate::analysis::DEFAULT_MOVETIME_MS),
-        }
-    } else {
-        limits
     }
 }
 

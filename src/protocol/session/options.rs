@@ -1,0 +1,53 @@
+//! The engine's settings: `uci`'s greeting with its options, and `setoption`.
+
+use super::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Reply, Session, fail};
+use crate::protocol::reply::ErrorCode;
+
+impl Session {
+    pub(super) fn uci(&self) -> Vec<String> {
+        vec![
+            "id name pawnrace".into(),
+            format!("id version {}", env!("CARGO_PKG_VERSION")),
+            "id author the pawnrace developers".into(),
+            format!(
+                "option name Hash type spin default {} min 1 max {}",
+                self.options.hash_mib, self.options.max_hash_mib
+            ),
+            format!(
+                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
+            "uciok".into(),
+        ]
+    }
+
+    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) -> Reply {
+        let number = |min: u64, max: u64, unit: &str| {
+            value
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| {
+                    fail(
+                        ErrorCode::BadArgument,
+                        format!("{name} takes {unit} from {min} to {max}"),
+                    )
+                })
+        };
+        if name.eq_ignore_ascii_case("hash") {
+            let mib = number(1, self.options.max_hash_mib as u64, "MiB")? as usize;
+            self.hash_mib = mib;
+            if let Some(engine) = &mut self.engine {
+                engine.set_hash(mib);
+            }
+            Ok(vec![format!("ok setoption Hash {mib}")])
+        } else if name.eq_ignore_ascii_case("move overhead") {
+            let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
+            self.move_overhead_ms = ms;
+            Ok(vec![format!("ok setoption Move Overhead {ms}")])
+        } else {
+            Err(fail(
+                ErrorCode::BadArgument,
+                format!("unknown option '{name}' (known: Hash, Move Overhead)"),
+            ))
+        }
+    }
+}

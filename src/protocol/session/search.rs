@@ -1,0 +1,99 @@
+//! The engine's work seen from the session: `go` and the move it plays, and
+//! the budgets and final lines of `solve` and `analyse`.
+
+use super::job::Work;
+use super::{Action, Session, State};
+use crate::engine::{Limits, SearchResult};
+use crate::protocol::reply::{ErrorCode, error};
+use crate::rules::{Color, Position};
+use crate::solver::{Solution, SolveLimits};
+
+impl Session {
+    pub(super) fn go(&mut self, mut limits: Limits) -> Action {
+        limits.move_overhead_ms = self.move_overhead_ms;
+        match &self.state {
+            State::AwaitingGaps(rules) => {
+                let rules = *rules;
+                let engine = self.take_engine();
+                self.start(Work::ChooseGaps {
+                    engine,
+                    rules,
+                    limits,
+                })
+            }
+            State::Chess(_) => Action::Reply(vec![error(
+                ErrorCode::Unsupported,
+                "the engine plays pawn games only",
+            )]),
+            State::Playing(game) if game.outcome().is_some() => {
+                Action::Reply(vec!["bestmove (none)".into()])
+            }
+            State::Playing(game) => {
+                let pos = *game.position();
+                let engine = self.take_engine();
+                self.start(Work::Search {
+                    engine,
+                    pos,
+                    limits,
+                })
+            }
+        }
+    }
+
+    /// Plays the engine's move on the board. Nothing else could change the
+    /// game while the search ran: the session refuses moves while busy.
+    pub(super) fn apply_search(&mut self, result: SearchResult) -> Vec<String> {
+        let State::Playing(game) = &mut self.state else {
+            return vec!["bestmove (none)".into()];
+        };
+        match result.best.filter(|m| game.position().is_legal(*m)) {
+            Some(m) => {
+                game.play(m);
+                let mut lines = Vec::new();
+                if let Some(o) = game.outcome() {
+                    lines.push(format!(
+                        "info string result {} {}",
+                        o.result_word(),
+                        o.reason_tokens()
+                    ));
+                }
+                lines.push(format!("bestmove {m}"));
+                lines
+            }
+            None => vec!["bestmove (none)".into()],
+        }
+    }
+}
+
+/// `solution white plies 31 pv b2b4 ...`, or `solution unknown`: a budget
+/// that ran out is said so, never guessed.
+pub(super) fn solution_line(pos: &Position, solution: Option<&Solution>) -> String {
+    let Some(s) = solution else {
+        return "solution unknown".into();
+    };
+    let winner = s
+        .value
+        .winner(pos.side_to_move())
+        .map_or("draw", Color::name);
+    let mut line = format!("solution {winner} plies {}", s.plies);
+    if !s.pv.is_empty() {
+        line.push_str(" pv");
+        for m in &s.pv {
+            line.push(' ');
+            line.push_str(&m.to_string());
+        }
+    }
+    line
+}
+
+/// `analyse` without a budget gets the command line's default per position.
+pub(super) fn analyse_limits(limits: SolveLimits) -> SolveLimits {
+    if limits.nodes.is_none() && limits.movetime_ms.is_none() {
+        SolveLimits {
+            nodes: None,
+            movetime_ms: Some(crate::analysis::DEFAULT_MOVETIME_MS),
+        }
+    } else {
+        limits
+    }
+}
