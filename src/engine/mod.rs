@@ -103,9 +103,10 @@ impl Engine {
             &avoid,
             info,
         );
-        if limits.infinite {
-            // `go infinite` ends only on `stop`, even after a proof or the
-            // depth cap.
+        if limits.infinite && limits.depth.is_none() && limits.nodes.is_none() {
+            // `go infinite` alone ends only on `stop`, even after a proof or
+            // the depth cap; with a depth or node limit, the first limit
+            // reached ends it.
             while !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(2));
             }

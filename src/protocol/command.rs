@@ -137,8 +137,11 @@ pub const HELP: &[(&str, &str)] = &[
 ];
 
 /// Parses a line. `Ok(None)` for a blank line, which is not a command.
+///
+/// Words are separated by ASCII spaces and tabs only: another kind of space
+/// is part of a word (and so makes it unknown), never a separator.
 pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
-    let mut words = line.split_whitespace();
+    let mut words = line.split_ascii_whitespace();
     let Some(verb) = words.next() else {
         return Ok(None);
     };
@@ -205,9 +208,23 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
 }
 
 /// The word as it may safely be echoed on one line.
+/// A word of the peer's, fit to echo in a reply: at most 40 characters, no
+/// control characters, and ASCII (others written as `\u{e9}`), since every
+/// reply is ASCII.
 fn printable(word: &str) -> String {
     const MAX: usize = 40;
-    let mut s: String = word.chars().filter(|c| !c.is_control()).take(MAX).collect();
+    let mut s: String = word
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX)
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_string()
+            } else {
+                c.escape_unicode().to_string()
+            }
+        })
+        .collect();
     if word.chars().count() > MAX {
         s.push_str("...");
     }
@@ -270,7 +287,8 @@ fn parse_solve(verb: &str, args: &[&str]) -> Result<SolveLimits, ParseError> {
             return Err(bad(format!("{verb} {} needs a value", pair[0])));
         };
         let number = value.parse::<u64>().ok().filter(|n| *n > 0);
-        let slot = match key.to_ascii_lowercase().as_str() {
+        let key_lc = key.to_ascii_lowercase();
+        let slot = match key_lc.as_str() {
             "movetime" => &mut limits.movetime_ms,
             "nodes" => &mut limits.nodes,
             _ => {
@@ -280,9 +298,13 @@ fn parse_solve(verb: &str, args: &[&str]) -> Result<SolveLimits, ParseError> {
                 )));
             }
         };
+        if slot.is_some() {
+            return Err(bad(format!("{verb} {key_lc} is given twice")));
+        }
         *slot = Some(number.ok_or_else(|| {
             bad(format!(
-                "{verb} {key} takes a number above 0, not '{value}'"
+                "{verb} {key_lc} takes a number above 0, not '{}'",
+                printable(value)
             ))
         })?);
     }
@@ -292,16 +314,21 @@ fn parse_solve(verb: &str, args: &[&str]) -> Result<SolveLimits, ParseError> {
 fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
     let mut limits = Limits::default();
     let mut words = args.iter();
+    let mut seen: Vec<String> = Vec::new();
     while let Some(word) = words.next() {
         let key = word.to_ascii_lowercase();
+        if seen.contains(&key) {
+            return Err(bad(format!("go {} is given twice", printable(&key))));
+        }
+        seen.push(key.clone());
         if key == "infinite" {
             limits.infinite = true;
             continue;
         }
         let Some(value) = words.next() else {
-            return Err(bad(format!("go {key} needs a value")));
+            return Err(bad(format!("go {} needs a value", printable(&key))));
         };
-        let number = |what: &str| bad(format!("go {key} takes {what}, not '{value}'"));
+        let number = |what: &str| bad(format!("go {key} takes {what}, not '{}'", printable(value)));
         match key.as_str() {
             "depth" => {
                 limits.depth = Some(

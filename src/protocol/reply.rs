@@ -48,8 +48,20 @@ impl fmt::Display for ErrorCode {
 
 /// `error <code> <detail>`, on one line whatever the detail holds.
 pub fn error(code: ErrorCode, detail: impl fmt::Display) -> String {
-    let detail = detail.to_string().replace(['\r', '\n'], " ");
-    format!("error {code} {detail}")
+    format!("error {code} {}", ascii_line(&detail.to_string()))
+}
+
+/// `text` as one line of ASCII: line breaks become spaces, and any other
+/// character outside ASCII is written as `\u{e9}`. Every reply is ASCII,
+/// whatever a peer sent that an error quotes back.
+pub fn ascii_line(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\r' | '\n' => " ".to_string(),
+            c if c.is_ascii() => c.to_string(),
+            c => c.escape_unicode().to_string(),
+        })
+        .collect()
 }
 
 /// The unsolicited line a session gets when the server is about to close it.

@@ -141,21 +141,23 @@ impl Position {
         if pawns[(!side).index()].is_empty() {
             return Err(PositionError::MoverHasNoPawns(!side));
         }
-        let pos = Position {
+        let mut pos = Position {
             rules,
             pawns,
             side,
-            ep,
+            ep: None,
         };
         if let Some(sq) = ep {
-            pos.check_en_passant(sq)?;
+            pos.ep = pos.check_en_passant(sq)?;
         }
         Ok(pos)
     }
 
     /// An en passant square must be the one a double step of the side that
     /// just moved passed over, with that pawn beyond it and the way clear.
-    fn check_en_passant(&self, sq: Square) -> Result<(), PositionError> {
+    /// It is kept only when a pawn can take there, as after the double step
+    /// itself, so that equal positions compare and hash equal.
+    fn check_en_passant(&self, sq: Square) -> Result<Option<Square>, PositionError> {
         let bad = |why: String| Err(PositionError::EnPassant(format!("{sq} {why}")));
         if !self.rules.en_passant() {
             return bad(format!(
@@ -185,7 +187,8 @@ impl Position {
         if self.occupied().has(sq) || self.occupied().has(home) {
             return bad(format!("is not empty behind the {mover} pawn on {landed}"));
         }
-        Ok(())
+        let takers = landed.bb().widen() & self.pawns[self.side.index()];
+        Ok((!takers.is_empty()).then_some(sq))
     }
 
     pub const fn rules(&self) -> &RuleSet {
@@ -310,6 +313,17 @@ mod tests {
         .unwrap();
         let after = w.play_unchecked(Move::new(sq("d7"), sq("d5")));
         assert_eq!(after.en_passant(), Some(sq("d6")));
+        // The same from position text: a square no pawn can use is dropped.
+        let read = Position::from_fen("8/8/8/3pP3/8/8/8/8 w d6", RuleSet::PAWNRACE).unwrap();
+        assert_eq!(read, after);
+        let idle = Position::from_fen("8/8/8/3p4/8/8/6P1/8 w d6", RuleSet::PAWNRACE).unwrap();
+        assert_eq!(idle.en_passant(), None);
+        assert_eq!(
+            idle.hash(),
+            Position::from_fen("8/8/8/3p4/8/8/6P1/8 w -", RuleSet::PAWNRACE)
+                .unwrap()
+                .hash()
+        );
         let ep = Move::new(sq("e5"), sq("d6"));
         assert!(after.is_legal(ep));
         let taken = after.play_unchecked(ep);

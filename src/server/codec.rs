@@ -23,20 +23,26 @@ pub enum Frame {
     BadEncoding,
 }
 
+/// The limit is on the line itself: a `\r` before its `\n` is not counted,
+/// so `\r\n` and `\n` peers get the same limit. `LinesCodec` counts every
+/// byte before the `\n`, so it is given one byte more, and a line that only
+/// fits with that byte is refused here.
 #[derive(Debug)]
 pub struct LineFramer {
     inner: LinesCodec,
+    max: usize,
 }
 
 impl LineFramer {
     pub fn new(max_line_length: usize) -> LineFramer {
         LineFramer {
-            inner: LinesCodec::new_with_max_length(max_line_length),
+            inner: LinesCodec::new_with_max_length(max_line_length.saturating_add(1)),
+            max: max_line_length,
         }
     }
 
     pub fn max_line_length(&self) -> usize {
-        self.inner.max_length()
+        self.max
     }
 }
 
@@ -45,16 +51,20 @@ impl Decoder for LineFramer {
     type Error = io::Error;
 
     fn decode(&mut self, buf: &mut BytesMut) -> io::Result<Option<Frame>> {
-        to_frame(self.inner.decode(buf))
+        to_frame(self.inner.decode(buf), self.max)
     }
 
     fn decode_eof(&mut self, buf: &mut BytesMut) -> io::Result<Option<Frame>> {
-        to_frame(self.inner.decode_eof(buf))
+        to_frame(self.inner.decode_eof(buf), self.max)
     }
 }
 
-fn to_frame(decoded: Result<Option<String>, LinesCodecError>) -> io::Result<Option<Frame>> {
+fn to_frame(
+    decoded: Result<Option<String>, LinesCodecError>,
+    max: usize,
+) -> io::Result<Option<Frame>> {
     match decoded {
+        Ok(Some(line)) if line.len() > max => Ok(Some(Frame::TooLong)),
         Ok(line) => Ok(line.map(Frame::Line)),
         Err(LinesCodecError::MaxLineLengthExceeded) => Ok(Some(Frame::TooLong)),
         // LinesCodec does no I/O itself: the only io::Error its decoder makes
@@ -111,6 +121,16 @@ mod tests {
         assert_eq!(frames(8, &[b"12345678\n"]), [line("12345678")]);
         assert_eq!(
             frames(8, &[b"123456789\nok\n"]),
+            [Frame::TooLong, line("ok")]
+        );
+        // A \r before the \n does not count against the limit.
+        assert_eq!(frames(8, &[b"12345678\r\n"]), [line("12345678")]);
+        assert_eq!(
+            frames(8, &[b"123456789\r\nok\r\n"]),
+            [Frame::TooLong, line("ok")]
+        );
+        assert_eq!(
+            frames(8, &[b"1234567890\r\nok\n"]),
             [Frame::TooLong, line("ok")]
         );
     }
