@@ -39,7 +39,7 @@ def is_final(line: str) -> bool:
     if line in ("uciok", "readyok"):
         return True
     word = line.split(" ", 1)[0]
-    return word in ("bestmove", "ok", "error")
+    return word in ("bestmove", "solution", "ok", "error")
 
 
 class PawnraceError(Exception):

@@ -25,11 +25,13 @@ def run(coro):
 
 class FinalLines(unittest.TestCase):
     def test_the_protocols_final_lines(self):
-        for line in ["uciok", "readyok", "bestmove e2e4", "bestmove (none)",
-                     "ok bye", "error busy a search is running"]:
+        for line in ["uciok", "readyok", "bestmove e2e4", "bestmove a7a8q",
+                     "bestmove (none)", "solution white plies 1 pv a7a8",
+                     "solution unknown", "ok bye",
+                     "error busy a search is running"]:
             self.assertTrue(is_final(line), line)
         for line in ["info depth 1", "move e2e4 san e4", "id name pawnrace",
-                     "okay", "uciokay", "errors", " 8 | . . |", ""]:
+                     "okay", "uciokay", "errors", "solutions", " 8 | . . |", ""]:
             self.assertFalse(is_final(line), line)
 
 

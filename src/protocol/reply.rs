@@ -70,7 +70,7 @@ pub fn shutdown_notice() -> String {
 }
 
 use crate::engine::SearchInfo;
-use crate::rules::{Game, Square, san};
+use crate::rules::{Game, Position, Square, san, uci_line};
 
 /// The board as people read it in a terminal, white at the bottom, with the
 /// facts a GUI needs after it. Every line but the final `ok board`.
@@ -134,7 +134,9 @@ pub fn history(game: &Game) -> String {
 }
 
 /// `info depth 5 seldepth 7 score cp 12 nodes 900 nps 90000 time 10 pv e2e4 ...`
-pub fn info_line(info: &SearchInfo) -> String {
+/// The pv is written in UCI's coordinates from `pos` (a promotion as
+/// `a7a8q`).
+pub fn info_line(pos: &Position, info: &SearchInfo) -> String {
     let mut line = format!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {}",
         info.depth,
@@ -145,11 +147,8 @@ pub fn info_line(info: &SearchInfo) -> String {
         info.time_ms
     );
     if !info.pv.is_empty() {
-        line.push_str(" pv");
-        for m in &info.pv {
-            line.push(' ');
-            line.push_str(&m.to_string());
-        }
+        line.push_str(" pv ");
+        line.push_str(&uci_line(pos, &info.pv));
     }
     line
 }

@@ -15,7 +15,7 @@ mod square;
 pub use game::Game;
 pub use movegen::Targets;
 pub use moves::{MAX_MOVES, Move, MoveList};
-pub use notation::{MoveError, parse_move, san};
+pub use notation::{MoveError, parse_move, san, uci, uci_line};
 pub use outcome::{Outcome, Reason};
 pub use perft::{perft, perft_divide, perft_every_leaf};
 pub use position::{Position, PositionError};

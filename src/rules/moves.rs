@@ -48,8 +48,15 @@ impl std::str::FromStr for Move {
     type Err = String;
     fn from_str(text: &str) -> Result<Move, String> {
         let square = |s: Option<&str>| s.and_then(|s| s.parse::<Square>().ok());
+        // A UCI promotion letter is allowed: without a position it cannot
+        // be checked, and the pawn wins on the last rank whatever it becomes.
+        let promotion = matches!(
+            text.get(4..),
+            Some("q" | "r" | "b" | "n" | "Q" | "R" | "B" | "N")
+        );
         match (square(text.get(0..2)), square(text.get(2..4)), text.len()) {
             (Some(from), Some(to), 4) => Ok(Move::new(from, to)),
+            (Some(from), Some(to), 5) if promotion => Ok(Move::new(from, to)),
             _ => Err(format!("'{text}' is not a move")),
         }
     }

@@ -36,9 +36,63 @@ pub fn san(m: Move) -> String {
     }
 }
 
+/// The move in UCI's coordinates: `e2e4`, and a move to the last rank with
+/// a queen's `q` (`a7a8q`), as chess GUIs and libraries write and expect
+/// a promotion. In a pawn game the pawn wins there, whatever it would become.
+pub fn uci(pos: &Position, m: Move) -> String {
+    if pos.rules().goal(pos.side_to_move()).has(m.to) {
+        format!("{m}q")
+    } else {
+        m.to_string()
+    }
+}
+
+/// A line of moves from `pos` in UCI's coordinates, space-separated; it
+/// stops before a move that is not legal where it comes.
+pub fn uci_line(pos: &Position, moves: &[Move]) -> String {
+    let mut at = *pos;
+    let mut words = Vec::with_capacity(moves.len());
+    for &m in moves {
+        if !at.is_legal(m) {
+            break;
+        }
+        words.push(uci(&at, m));
+        at = at.play_unchecked(m);
+    }
+    words.join(" ")
+}
+
 /// Reads a move in either notation and checks that it is legal in `pos`.
+/// A promotion letter (`a7a8q`, `a8=Q`; any piece) is read on a move to the
+/// last rank, where the pawn wins whatever it would become.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    let cleaned = clean(text);
+    let (cleaned, promotes) = strip_promotion(&clean(text));
+    let m = parse_plain(pos, &cleaned, text)?;
+    if promotes && !pos.rules().goal(pos.side_to_move()).has(m.to) {
+        return Err(MoveError::Illegal(format!(
+            "{text} names a promotion, but {m} does not reach the last rank"
+        )));
+    }
+    Ok(m)
+}
+
+/// `cleaned` without a promotion suffix (`q`, `=q`, any piece letter after
+/// a square), and whether it had one.
+fn strip_promotion(cleaned: &str) -> (String, bool) {
+    let chars: Vec<char> = cleaned.chars().collect();
+    match chars.as_slice() {
+        [rest @ .., r, '=', 'q' | 'r' | 'b' | 'n'] | [rest @ .., r, 'q' | 'r' | 'b' | 'n']
+            if r.is_ascii_digit() && !rest.is_empty() =>
+        {
+            let mut s: String = rest.iter().collect();
+            s.push(*r);
+            (s, true)
+        }
+        _ => (cleaned.to_string(), false),
+    }
+}
+
+fn parse_plain(pos: &Position, cleaned: &str, text: &str) -> Result<Move, MoveError> {
     let malformed = || {
         MoveError::Malformed(format!(
             "'{text}' is not a move (coordinates like e2e4 or SAN like e4, exd5)"
@@ -121,6 +175,35 @@ mod tests {
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen, RuleSet::PAWNRACE).unwrap()
+    }
+
+    /// UCI writes a move to the last rank with a promotion letter; every
+    /// form of it reads back, and a letter on any other move is refused.
+    #[test]
+    fn promotions_the_uci_way() {
+        let p = pos("8/P6p/8/8/8/8/7P/8 w -");
+        let a8 = Move::new("a7".parse().unwrap(), "a8".parse().unwrap());
+        let h3 = Move::new("h2".parse().unwrap(), "h3".parse().unwrap());
+        assert_eq!(uci(&p, a8), "a7a8q");
+        assert_eq!(uci(&p, h3), "h2h3");
+        for text in [
+            "a7a8q", "A7A8Q", "a7a8", "a8", "a8=Q", "a8q", "a7a8n", "a7-a8q",
+        ] {
+            assert_eq!(parse_move(&p, text), Ok(a8), "{text}");
+        }
+        assert!(matches!(
+            parse_move(&p, "h2h3q"),
+            Err(MoveError::Illegal(_))
+        ));
+        assert_eq!("a7a8q".parse::<Move>(), Ok(a8));
+        assert!("a7a8k".parse::<Move>().is_err());
+        // Black's last rank is the first.
+        let b = pos("8/7P/8/8/8/8/p7/8 b -");
+        let a1 = Move::new("a2".parse().unwrap(), "a1".parse().unwrap());
+        assert_eq!(uci(&b, a1), "a2a1q");
+        assert_eq!(uci_line(&p, &[h3, a1]), "h2h3");
+        let line = uci_line(&pos("8/P7/8/8/8/8/p7/8 b -"), &[a1]);
+        assert_eq!(line, "a2a1q");
     }
 
     #[test]

@@ -106,7 +106,7 @@ impl Job {
                     if let Some((value, plies)) = info.proven {
                         emit(proven_line(value, plies));
                     }
-                    emit(info_line(info))
+                    emit(info_line(&pos, info))
                 });
                 Finished::Search { engine, result }
             }

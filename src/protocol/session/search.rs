@@ -5,7 +5,7 @@ use super::job::Work;
 use super::{Action, Session, State};
 use crate::engine::{Limits, SearchResult};
 use crate::protocol::reply::{ErrorCode, error};
-use crate::rules::{Color, Position};
+use crate::rules::{Color, Position, uci};
 use crate::solver::{Solution, SolveLimits};
 
 impl Session {
@@ -48,6 +48,7 @@ impl Session {
         };
         match result.best.filter(|m| game.position().is_legal(*m)) {
             Some(m) => {
+                let before = *game.position();
                 game.play(m);
                 let mut lines = Vec::new();
                 if let Some(o) = game.outcome() {
@@ -57,7 +58,7 @@ impl Session {
                         o.reason_tokens()
                     ));
                 }
-                lines.push(format!("bestmove {m}"));
+                lines.push(format!("bestmove {}", uci(&before, m)));
                 lines
             }
             None => vec!["bestmove (none)".into()],
