@@ -76,10 +76,10 @@ pub(super) fn proven(
         movetime_ms: Some(left(clock)),
     };
     let mut nodes = 0;
-    if let Some(s) = solver.solve(pos, &distance, stop, &mut |p| nodes = p.nodes) {
-        if let Some(r) = play(pos, s.value, Some(s.plies), s.pv, nodes, clock, info) {
-            return r;
-        }
+    if let Some(s) = solver.solve(pos, &distance, stop, &mut |p| nodes = p.nodes)
+        && let Some(r) = play(pos, s.value, Some(s.plies), s.pv, nodes, clock, info)
+    {
+        return r;
     }
     match keep {
         Some(m) => play(pos, value, None, vec![m], nodes, clock, info).unwrap_or(nothing),
@@ -98,10 +98,10 @@ fn from_bounds(
     clock: &Clock,
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Proof {
-    if let Some(b) = bounds.iter().find(|b| b.at_least == Value::Win) {
-        if let Some(r) = play(pos, Value::Win, None, vec![b.mv], 0, clock, info) {
-            return r;
-        }
+    if let Some(b) = bounds.iter().find(|b| b.at_least == Value::Win)
+        && let Some(r) = play(pos, Value::Win, None, vec![b.mv], 0, clock, info)
+    {
+        return r;
     }
     let rank = |v: Value| match v {
         Value::Loss => 0,
