@@ -85,24 +85,24 @@ impl Engine {
             self.hash_mib,
             pos,
             &budget,
+            limits.ponder,
             &clock,
             stop,
             info,
         );
-        let avoid = match proof {
-            proven::Proof::Play(result) => return result,
-            proven::Proof::Search { avoid } => avoid,
+        let result = match proof {
+            proven::Proof::Play(result) => result,
+            proven::Proof::Search { avoid } => search::iterate(
+                &mut self.tt,
+                pos,
+                limits,
+                &budget,
+                &clock,
+                stop,
+                &avoid,
+                info,
+            ),
         };
-        let result = search::iterate(
-            &mut self.tt,
-            pos,
-            limits,
-            &budget,
-            &clock,
-            stop,
-            &avoid,
-            info,
-        );
         if limits.infinite && limits.depth.is_none() && limits.nodes.is_none() {
             // `go infinite` alone ends only on `stop`, even after a proof or
             // the depth cap; with a depth or node limit, the first limit

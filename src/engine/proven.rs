@@ -13,8 +13,10 @@
 //! moves on the way is still used: a move proven to win is played, and
 //! moves proven worse than another are left out of the search.
 //!
-//! Only searches with a clock do this: `go depth` and `go nodes` stay a
-//! plain search, whose node counts are a signature of its behaviour.
+//! Only searches with a clock do this, and pondering (`go ponder`), which
+//! proves for as long as the opponent thinks: the table it leaves makes the
+//! proof at `ponderhit` quick. `go depth` and `go nodes` stay a plain
+//! search, whose node counts are a signature of its behaviour.
 
 use super::report::{SearchInfo, SearchResult, proven_score};
 use super::time::{Budget, Clock};
@@ -44,28 +46,32 @@ pub(super) enum Proof {
 /// A proven move, or what the search should leave out. The solver, in
 /// `slot`, is made only when the tables do not know the position; without
 /// a clock nothing is looked up.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn proven(
     slot: &mut Option<Box<Solver>>,
     hash_mib: usize,
     pos: &Position,
     budget: &Budget,
+    ponder: bool,
     clock: &Clock,
     stop: &AtomicBool,
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Proof {
     let nothing = Proof::Search { avoid: Vec::new() };
-    let Some(total) = budget.total_ms() else {
-        return nothing;
+    // Pondering proves until stopped; otherwise the clock gives a share.
+    let share = match (budget.total_ms(), ponder) {
+        (_, true) => None,
+        (Some(total), false) => Some((total * SOLVER_EIGHTHS / 8).max(1)),
+        (None, false) => return nothing,
     };
     if let Some(e) = proofs::known(pos) {
         return play(pos, e.value, Some(e.plies), e.pv, 0, clock, info).unwrap_or(nothing);
     }
-    let share = (total * SOLVER_EIGHTHS / 8).max(1);
-    let left = |clock: &Clock| share.saturating_sub(clock.elapsed_ms()).max(1);
+    let left = |clock: &Clock| share.map(|s| s.saturating_sub(clock.elapsed_ms()).max(1));
     let solver = lazy_solver(slot, hash_mib);
     let decide = SolveLimits {
         nodes: None,
-        movetime_ms: Some(share),
+        movetime_ms: share,
     };
     let Some(Decision { value, keep }) = solver.decide(pos, &decide, stop) else {
         return from_bounds(pos, &solver.move_bounds(pos), clock, info);
@@ -73,7 +79,7 @@ pub(super) fn proven(
     // The distance, with what is left of the share.
     let distance = SolveLimits {
         nodes: None,
-        movetime_ms: Some(left(clock)),
+        movetime_ms: left(clock),
     };
     let mut nodes = 0;
     if let Some(s) = solver.solve(pos, &distance, stop, &mut |p| nodes = p.nodes)

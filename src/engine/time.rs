@@ -15,6 +15,10 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until stopped; never end on its own.
     pub infinite: bool,
+    /// Thinking on the opponent's time (`go ponder`): search, and prove,
+    /// until stopped, whatever else is given; the session then starts the
+    /// real search on `ponderhit`.
+    pub ponder: bool,
     /// Kept back from every time limit (the UCI `Move Overhead`), so that
     /// the move still arrives in time after the reply travels and the
     /// process is scheduled.
@@ -36,6 +40,7 @@ impl Default for Limits {
             binc_ms: None,
             movestogo: None,
             infinite: false,
+            ponder: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
         }
     }

@@ -34,6 +34,7 @@ pub enum Command {
     Fen,
     Go(Limits),
     Stop,
+    PonderHit,
     Perft(u32),
     Solve(SolveLimits),
     /// Per-position budget; both `None` means the default.
@@ -116,10 +117,14 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("fen", "show the position text"),
     (
-        "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite]",
+        "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite] [ponder]",
         "let the engine move",
     ),
     ("stop", "end a running search or perft now"),
+    (
+        "ponderhit",
+        "the opponent played the move go ponder thought about: search it for real, on the clock go ponder gave",
+    ),
     (
         "perft <N>",
         "count move sequences N plies deep, per first move",
@@ -165,6 +170,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "board" | "d" => simple(Command::Board),
         "fen" => simple(Command::Fen),
         "stop" => simple(Command::Stop),
+        "ponderhit" => simple(Command::PonderHit),
         "help" => simple(Command::Help),
         "quit" | "exit" => simple(Command::Quit),
         "setoption" => parse_setoption(&args),
@@ -323,6 +329,10 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
         seen.push(key.clone());
         if key == "infinite" {
             limits.infinite = true;
+            continue;
+        }
+        if key == "ponder" {
+            limits.ponder = true;
             continue;
         }
         let Some(value) = words.next() else {

@@ -16,7 +16,7 @@ pub use job::{Job, JobDone};
 
 use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
-use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine};
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits};
 
 use crate::rules::{Game, Position, RuleSet};
 use game::file_order;
@@ -73,6 +73,10 @@ struct Running {
     stop: Arc<AtomicBool>,
     deferred: Vec<String>,
     quit: bool,
+    /// For `go ponder`: the limits of the real search that `ponderhit`
+    /// starts, and whether it came.
+    ponder: Option<Limits>,
+    ponderhit: bool,
 }
 
 pub struct Session {
@@ -149,6 +153,7 @@ impl Session {
             Command::Help => Ok(help()),
             Command::Quit => return Action::Quit(vec!["ok bye".into()]),
             Command::Stop => Ok(vec!["ok stop".into()]),
+            Command::PonderHit => Err(fail(ErrorCode::WrongState, "no go ponder is running")),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame(variant) => Ok(self.new_game(variant)),
             Command::Gaps(gaps) => self.choose_gaps(gaps),
@@ -220,6 +225,16 @@ impl Session {
                 running.quit = true;
                 Some(Action::Reply(Vec::new()))
             }
+            // The pondering ends, and its job's end starts the real search.
+            Command::PonderHit if running.ponder.is_some() && !running.ponderhit => {
+                running.ponderhit = true;
+                running.stop.store(true, Ordering::Relaxed);
+                Some(Action::Reply(vec!["ok ponderhit".into()]))
+            }
+            Command::PonderHit => Some(Action::Reply(vec![error(
+                ErrorCode::WrongState,
+                "no go ponder is running",
+            )])),
             Command::Uci
             | Command::IsReady
             | Command::Help
@@ -238,6 +253,9 @@ impl Session {
         let mut lines = match done.result {
             Finished::Search { engine, result } => {
                 self.engine = Some(engine);
+                if let Some(limits) = self.after_ponderhit() {
+                    return self.go(limits);
+                }
                 self.apply_search(result)
             }
             Finished::ChooseGaps { engine, gaps } => {
@@ -294,8 +312,22 @@ impl Session {
             stop: stop.clone(),
             deferred: Vec::new(),
             quit: false,
+            ponder: None,
+            ponderhit: false,
         });
         Action::Run(Job { work, stop })
+    }
+
+    /// When a `go ponder` ends by `ponderhit` (and not by `stop` or `quit`
+    /// as well), the limits of the real search, which replaces it.
+    fn after_ponderhit(&mut self) -> Option<Limits> {
+        let running = self.running.as_ref()?;
+        if !running.ponderhit || running.quit || !running.deferred.is_empty() {
+            return None;
+        }
+        let limits = running.ponder.clone()?;
+        self.running = None;
+        Some(limits)
     }
 
     fn take_engine(&mut self) -> Box<Engine> {

@@ -15,6 +15,11 @@ impl Session {
             State::AwaitingGaps(rules) => {
                 let rules = *rules;
                 let engine = self.take_engine();
+                // Pondering is for a game under way; the gaps are chosen now.
+                let limits = Limits {
+                    ponder: false,
+                    ..limits
+                };
                 self.start(Work::ChooseGaps {
                     engine,
                     rules,
@@ -27,6 +32,30 @@ impl Session {
             )]),
             State::Playing(game) if game.outcome().is_some() => {
                 Action::Reply(vec!["bestmove (none)".into()])
+            }
+            State::Playing(game) if limits.ponder => {
+                // Until `ponderhit` or `stop`: prove and search for as long
+                // as the opponent thinks; the real limits wait.
+                let pos = *game.position();
+                let pondering = Limits {
+                    infinite: true,
+                    ponder: true,
+                    move_overhead_ms: limits.move_overhead_ms,
+                    ..Limits::default()
+                };
+                let engine = self.take_engine();
+                let action = self.start(Work::Search {
+                    engine,
+                    pos,
+                    limits: pondering,
+                });
+                if let Some(running) = &mut self.running {
+                    running.ponder = Some(Limits {
+                        ponder: false,
+                        ..limits
+                    });
+                }
+                action
             }
             State::Playing(game) => {
                 let pos = *game.position();
