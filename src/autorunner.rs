@@ -22,7 +22,7 @@
 use crate::engine::{Engine, Limits};
 use crate::rules::{Color, Gaps, Move, MoveError, Outcome, Position, RuleSet, parse_move, san};
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tracing::{debug, info, warn};
 
 /// The per-move budget without `--movetime`: the tournament allows 5 s a
@@ -41,6 +41,11 @@ pub struct Config {
     pub limits: Limits,
     /// Transposition table size, MiB.
     pub hash_mib: usize,
+    /// Think on the opponent's time: while its move is awaited, the engine
+    /// proves the position, so that the proof of our reply is mostly in
+    /// the table when the move comes. Only with a clock: a depth-limited
+    /// game stays reproducible.
+    pub ponder: bool,
 }
 
 impl Config {
@@ -51,6 +56,7 @@ impl Config {
                 ..Limits::default()
             },
             hash_mib: 16,
+            ponder: true,
         }
     }
 }
@@ -122,7 +128,13 @@ pub fn run(
             say(&mut output, &san(m))?;
             m
         } else {
-            match read_opponent_move(&mut input, &pos)? {
+            let read = |input: &mut _| read_opponent_move(input, &pos);
+            let reading = if config.ponder {
+                ponder_while(&mut engine, &pos, || read(&mut input))
+            } else {
+                read(&mut input)
+            };
+            match reading? {
                 Some(m) => m,
                 None => {
                     info!("input closed during the game");
@@ -145,6 +157,28 @@ pub fn run(
         gaps: Some(gaps),
         moves,
         outcome,
+    })
+}
+
+/// Runs `wait` (reading the opponent's move) while the engine ponders
+/// `pos` on another thread, and stops the pondering when it returns.
+fn ponder_while<T>(engine: &mut Engine, pos: &Position, wait: impl FnOnce() -> T) -> T {
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        infinite: true,
+        ponder: true,
+        ..Limits::default()
+    };
+    std::thread::scope(|s| {
+        let thinker = s.spawn(|| {
+            engine.search(pos, &limits, &stop, &mut |_| {});
+        });
+        let out = wait();
+        stop.store(true, Ordering::Relaxed);
+        if thinker.join().is_err() {
+            warn!("pondering failed; the game goes on without it");
+        }
+        out
     })
 }
 
@@ -306,6 +340,30 @@ mod tests {
             hash_mib: 1,
             ..Config::with_movetime(20)
         }
+    }
+
+    /// While the opponent's move is awaited, the engine proves the
+    /// position: afterwards the solver's table knows about its moves.
+    #[test]
+    fn pondering_fills_the_solver_while_the_opponent_thinks() {
+        use crate::solver::Value;
+        let p = pos("8/p2p1p2/2p3p1/1p2p3/1P2PP2/2P5/1P2PP2/8 w -");
+        let known = |engine: &mut Engine| {
+            engine
+                .solver()
+                .move_bounds(&p)
+                .iter()
+                .filter(|b| (b.at_least, b.at_most) != (Value::Loss, Value::Win))
+                .count()
+        };
+        let mut engine = Engine::new(1);
+        assert_eq!(known(&mut engine), 0);
+        let got = ponder_while(&mut engine, &p, || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            7
+        });
+        assert_eq!(got, 7);
+        assert!(known(&mut engine) > 0);
     }
 
     #[test]

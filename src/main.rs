@@ -119,6 +119,10 @@ struct AutorunnerArgs {
     /// limit comes first ends the search.
     #[arg(long)]
     depth: Option<u32>,
+    /// Do not think on the opponent's time (by default, with a clock, the
+    /// engine proves what it can while the opponent's move is awaited).
+    #[arg(long)]
+    no_ponder: bool,
 }
 
 #[derive(Args, Debug)]
@@ -254,6 +258,7 @@ fn run_autorunner(args: AutorunnerArgs, hash_mib: usize) -> ExitCode {
             ..Limits::default()
         },
         hash_mib,
+        ponder: movetime.is_some() && !args.no_ponder,
     };
     match autorunner::run(
         args.colour,
