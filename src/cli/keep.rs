@@ -148,6 +148,9 @@ pub struct KeepBenchArgs {
     /// Play only the first N positions.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Threads the engine's solver proves with.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 /// `pawnrace bench --keep`: a line per position, the spoils, the summary.
@@ -179,7 +182,7 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
     let mut tally = Tally::default();
     let mut spoils = Vec::new();
     for (n, case) in cases.iter().enumerate() {
-        let t = keep::trial(case, hash_mib, args.movetime);
+        let t = keep::trial(case, hash_mib, args.threads, args.movetime);
         let best = t.best.map_or("(none)".into(), |m| m.to_string());
         let verdict = match t.verdict {
             Verdict::Kept => "kept",
@@ -214,6 +217,6 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
     for s in &spoils {
         println!("{s}");
     }
-    println!("{}", tally.summary(args.movetime));
+    println!("{} threads {}", tally.summary(args.movetime), args.threads);
     ExitCode::SUCCESS
 }

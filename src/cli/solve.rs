@@ -43,6 +43,9 @@ pub struct SolveArgs {
     /// Solver table size, MiB.
     #[arg(long = "solve-hash", default_value_t = 1024)]
     hash: usize,
+    /// Threads to prove with (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
@@ -51,6 +54,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
         movetime_ms: args.movetime,
     };
     let mut solver = Solver::new(args.hash);
+    solver.set_threads(
+        args.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    );
     if args.all_gaps {
         return all_gaps(&args, limits, &mut solver);
     }

@@ -409,11 +409,12 @@ pub enum Verdict {
     Unknown,
 }
 
-/// The engine's move in `case`, from a fresh engine with a `hash_mib` table
-/// and `movetime_ms` to think.
-pub fn trial(case: &Case, hash_mib: usize, movetime_ms: u64) -> Trial {
+/// The engine's move in `case`, from a fresh engine with a `hash_mib` table,
+/// a solver on `threads` threads and `movetime_ms` to think.
+pub fn trial(case: &Case, hash_mib: usize, threads: usize, movetime_ms: u64) -> Trial {
     let pos = case.position();
     let mut engine = Engine::new(hash_mib);
+    engine.set_threads(threads);
     let limits = Limits {
         movetime_ms: Some(movetime_ms),
         ..Limits::default()

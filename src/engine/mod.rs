@@ -39,6 +39,8 @@ pub struct Engine {
     /// The exact solver behind perfect play, made on first use with a table
     /// as large as the search's.
     solver: Option<Box<Solver>>,
+    /// Threads the solver proves with (the search itself uses one).
+    solver_threads: usize,
 }
 
 impl Engine {
@@ -47,6 +49,15 @@ impl Engine {
             tt: Table::new(hash_mib),
             hash_mib,
             solver: None,
+            solver_threads: 1,
+        }
+    }
+
+    /// Threads for the solver's proofs at move time (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.solver_threads = threads.max(1);
+        if let Some(solver) = &mut self.solver {
+            solver.set_threads(self.solver_threads);
         }
     }
 
@@ -68,7 +79,7 @@ impl Engine {
     /// The exact solver behind perfect play. A session's `solve` uses it
     /// too: one table, and what `solve` proves, `go` then plays from.
     pub fn solver(&mut self) -> &mut Solver {
-        proven::lazy_solver(&mut self.solver, self.hash_mib)
+        proven::lazy_solver(&mut self.solver, self.hash_mib, self.solver_threads)
     }
 
     pub fn search(
@@ -82,7 +93,7 @@ impl Engine {
         let budget = Budget::for_search(limits, pos.side_to_move());
         let proof = proven::proven(
             &mut self.solver,
-            self.hash_mib,
+            (self.hash_mib, self.solver_threads),
             pos,
             &budget,
             limits.ponder,

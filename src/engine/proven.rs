@@ -29,9 +29,15 @@ use std::sync::atomic::AtomicBool;
 const SOLVER_EIGHTHS: u64 = 7;
 
 /// The exact solver behind perfect play, made on first use with a table of
-/// `hash_mib` MiB.
-pub(super) fn lazy_solver(slot: &mut Option<Box<Solver>>, hash_mib: usize) -> &mut Solver {
-    slot.get_or_insert_with(|| Box::new(Solver::new(hash_mib)))
+/// `hash_mib` MiB, solving on `threads` threads.
+pub(super) fn lazy_solver(
+    slot: &mut Option<Box<Solver>>,
+    hash_mib: usize,
+    threads: usize,
+) -> &mut Solver {
+    let solver = slot.get_or_insert_with(|| Box::new(Solver::new(hash_mib)));
+    solver.set_threads(threads);
+    solver
 }
 
 /// What the proofs leave to the search.
@@ -49,7 +55,7 @@ pub(super) enum Proof {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn proven(
     slot: &mut Option<Box<Solver>>,
-    hash_mib: usize,
+    (hash_mib, threads): (usize, usize),
     pos: &Position,
     budget: &Budget,
     ponder: bool,
@@ -68,7 +74,7 @@ pub(super) fn proven(
         return play(pos, e.value, Some(e.plies), e.pv, 0, clock, info).unwrap_or(nothing);
     }
     let left = |clock: &Clock| share.map(|s| s.saturating_sub(clock.elapsed_ms()).max(1));
-    let solver = lazy_solver(slot, hash_mib);
+    let solver = lazy_solver(slot, hash_mib, threads);
     let decide = SolveLimits {
         nodes: None,
         movetime_ms: share,

@@ -38,7 +38,7 @@ pub use value::Value;
 use crate::eval::score::SOLVER_WIN;
 use crate::rules::{Move, NoMoves, Position};
 use search::{Ctx, down, up};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use table::Table;
 
 /// A proven result with a line that realises it.
@@ -95,14 +95,78 @@ impl SolveProgress {
 pub struct Solver {
     table: Table,
     history: Box<[[u32; 64]; 128]>,
+    threads: usize,
 }
+
+/// What a parallel solve's helper threads search, over and over if they
+/// finish early, until the solve's own thread is done.
+type Helper = fn(&mut Ctx<'_>, &Position);
 
 impl Solver {
     pub fn new(hash_mib: usize) -> Solver {
         Solver {
             table: Table::new(hash_mib),
             history: Box::new([[0; 64]; 128]),
+            threads: 1,
         }
+    }
+
+    /// Threads per solve (at least 1). With more than one, helpers search
+    /// the same position on the shared table in their own move orders
+    /// (as Lazy SMP does), and the solve's own thread reads what they
+    /// proved; the answer is the same, the node counts are not.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `main` on this thread, with `self.threads - 1` helpers running
+    /// `helper` beside it on the same table until `main` returns.
+    fn run<R>(
+        &mut self,
+        pos: &Position,
+        limits: &SolveLimits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&SolveProgress),
+        helper: Helper,
+        main: impl FnOnce(&mut Ctx<'_>) -> R,
+    ) -> R {
+        self.table.new_generation();
+        let table = &self.table;
+        if self.threads <= 1 {
+            let mut ctx = Ctx::new(table, &mut self.history, limits, stop, progress);
+            return main(&mut ctx);
+        }
+        let done = AtomicBool::new(false);
+        let helpers = self.threads - 1;
+        let history = &mut self.history;
+        std::thread::scope(|s| {
+            for id in 1..=helpers {
+                let done = &done;
+                s.spawn(move || {
+                    let mut own = Box::new([[0u32; 64]; 128]);
+                    let mut quiet = |_: &SolveProgress| {};
+                    let unlimited = SolveLimits::default();
+                    let mut ctx = Ctx::new(table, &mut own, &unlimited, done, &mut quiet);
+                    ctx.salt = id as u64;
+                    while !done.load(Ordering::Relaxed) {
+                        helper(&mut ctx, pos);
+                        if ctx.aborted {
+                            break;
+                        }
+                        // Finished first: the next pass reads its own proofs.
+                        ctx.salt += helpers as u64;
+                    }
+                });
+            }
+            let mut ctx = Ctx::new(table, history, limits, stop, progress);
+            let result = main(&mut ctx);
+            done.store(true, Ordering::Relaxed);
+            result
+        })
     }
 
     /// A fresh table of `mib` MiB; what the old one knew is lost.
@@ -125,20 +189,23 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&SolveProgress),
     ) -> Option<Solution> {
-        self.table.new_generation();
-        let mut ctx = Ctx::new(&mut self.table, &mut self.history, limits, stop, progress);
-        let score = exact_score(&mut ctx, pos)?;
-        let (value, plies) = describe(score);
-        ctx.phase = SolvePhase::Line { value, plies };
-        ctx.report();
-        let pv = line(&mut ctx, pos, score)?;
-        ctx.report();
-        let plies = if value == Value::Draw {
-            pv.len() as u32
-        } else {
-            plies
+        let helper: Helper = |ctx, pos| {
+            let _ = exact_score(ctx, pos);
         };
-        Some(Solution { value, plies, pv })
+        self.run(pos, limits, stop, progress, helper, |ctx| {
+            let score = exact_score(ctx, pos)?;
+            let (value, plies) = describe(score);
+            ctx.phase = SolvePhase::Line { value, plies };
+            ctx.report();
+            let pv = line(ctx, pos, score)?;
+            ctx.report();
+            let plies = if value == Value::Draw {
+                pv.len() as u32
+            } else {
+                plies
+            };
+            Some(Solution { value, plies, pv })
+        })
     }
 }
 
@@ -163,11 +230,15 @@ impl Solver {
         if let Some(s) = terminal_score(pos) {
             return Some(s >= threshold);
         }
-        self.table.new_generation();
         let mut quiet = |_: &SolveProgress| {};
-        let mut ctx = Ctx::new(&mut self.table, &mut self.history, limits, stop, &mut quiet);
-        let s = ctx.search(pos, threshold - 1, threshold);
-        (!ctx.aborted).then_some(s >= threshold)
+        // Helpers decide the value, which settles this question too.
+        let helper: Helper = |ctx, pos| {
+            ctx.search(pos, -1, 1);
+        };
+        self.run(pos, limits, stop, &mut quiet, helper, |ctx| {
+            let s = ctx.search(pos, threshold - 1, threshold);
+            (!ctx.aborted).then_some(s >= threshold)
+        })
     }
 }
 

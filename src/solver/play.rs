@@ -54,22 +54,25 @@ impl Solver {
                 keep: None,
             });
         }
-        self.table.new_generation();
         let mut quiet = |_: &SolveProgress| {};
-        let mut ctx = Ctx::new(&mut self.table, &mut self.history, limits, stop, &mut quiet);
-        // Only a draw lies strictly inside (-1, 1).
-        let score = ctx.search(pos, -1, 1);
-        if ctx.aborted {
-            return None;
-        }
-        let value = value_of(score);
-        if value == Value::Loss {
-            return Some(Decision { value, keep: None });
-        }
-        let keep = keeping_move(&mut ctx, pos, value)?;
-        Some(Decision {
-            value,
-            keep: Some(keep),
+        let helper: super::Helper = |ctx, pos| {
+            ctx.search(pos, -1, 1);
+        };
+        self.run(pos, limits, stop, &mut quiet, helper, |ctx| {
+            // Only a draw lies strictly inside (-1, 1).
+            let score = ctx.search(pos, -1, 1);
+            if ctx.aborted {
+                return None;
+            }
+            let value = value_of(score);
+            if value == Value::Loss {
+                return Some(Decision { value, keep: None });
+            }
+            let keep = keeping_move(ctx, pos, value)?;
+            Some(Decision {
+                value,
+                keep: Some(keep),
+            })
         })
     }
 

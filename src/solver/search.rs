@@ -45,7 +45,7 @@ const CHECK_EVERY: u64 = 4096;
 
 /// One solve's state: the table, the limits, the counters.
 pub(super) struct Ctx<'a> {
-    pub table: &'a mut Table,
+    pub table: &'a Table,
     pub history: &'a mut [[u32; 64]; 128],
     pub stop: &'a AtomicBool,
     pub progress: &'a mut dyn FnMut(&SolveProgress),
@@ -56,11 +56,15 @@ pub(super) struct Ctx<'a> {
     pub aborted: bool,
     pub phase: SolvePhase,
     pub last_report_ms: u64,
+    /// 0 for the solve's own thread; a helper of a parallel solve orders
+    /// near-equal moves by its own salt, so that it walks ahead of the
+    /// others into different subtrees and leaves their proofs in the table.
+    pub salt: u64,
 }
 
 impl Ctx<'_> {
     pub fn new<'a>(
-        table: &'a mut Table,
+        table: &'a Table,
         history: &'a mut [[u32; 64]; 128],
         limits: &SolveLimits,
         stop: &'a AtomicBool,
@@ -78,7 +82,20 @@ impl Ctx<'_> {
             aborted: false,
             phase: SolvePhase::Deciding,
             last_report_ms: 0,
+            salt: 0,
         }
+    }
+
+    /// A small per-move, per-thread number for a helper's move order; 0 on
+    /// the solve's own thread, whose order stays as it always was.
+    fn jitter(&self, m: Move, bits: u32) -> u32 {
+        if self.salt == 0 {
+            return 0;
+        }
+        let code = (m.from.index() as u64) << 6 | m.to.index() as u64;
+        let mut z = self.salt.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ code;
+        z = (z ^ (z >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        ((z >> 32) as u32) & ((1 << bits) - 1)
     }
 
     pub fn elapsed_ms(&self) -> u64 {
@@ -207,7 +224,7 @@ impl Ctx<'_> {
             if !c.threat {
                 let mobility = MOBILITY * replies(&child) as i32;
                 let eval = evaluate_memo(&child, &mut memo);
-                c.order = (EVAL_LIMIT - eval - mobility).max(0) as u32;
+                c.order = (EVAL_LIMIT - eval - mobility).max(0) as u32 + self.jitter(c.mv, 5);
             }
         }
         // What the table knows of the children: a cut-off without searching
@@ -240,7 +257,7 @@ impl Ctx<'_> {
                 at_most.clamp(0, 1 << 27) as u32
             } else {
                 let h = self.history[hist + c.mv.from.index()][c.mv.to.index()].min(1 << 16);
-                1 << 28 | c.order << 8 | h >> 8
+                1 << 28 | c.order << 8 | (h >> 8 ^ self.jitter(c.mv, 8))
             };
         }
         children.sort();

@@ -8,8 +8,15 @@
 //! first any entry left by an earlier solve: those are still proofs and are
 //! used while they last, yet a run through many openings would otherwise
 //! fill the table with big subtrees of positions it never sees again.
+//!
+//! Several threads may probe and store at once (a parallel solve): every
+//! word is an atomic read or written whole, and a slot's key word holds the
+//! key XOR the data word, so a slot half-written by another thread fails
+//! the key check and reads as a miss rather than as a wrong proof. A store
+//! that races another may be lost; a lost bound is only work to redo.
 
 use crate::rules::{Move, Square};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Entries per bucket: four 16-byte entries fill a 64-byte cache line.
 const WAYS: usize = 4;
@@ -22,8 +29,9 @@ pub(super) struct Hit {
 }
 
 pub(super) struct Table {
-    /// Pairs of words: the full key, then the packed data (0 = empty slot).
-    words: Vec<u64>,
+    /// Pairs of words: the full key XOR the data, then the packed data
+    /// (0 = empty slot).
+    words: Vec<AtomicU64>,
     /// Bucket count minus one; the count is a power of two.
     mask: usize,
     /// The current solve's generation, 1..=255: never 0, so that a used
@@ -73,10 +81,8 @@ impl Table {
     pub fn new(mib: usize) -> Table {
         let bytes = mib.saturating_mul(1 << 20).max(WAYS * 16);
         let buckets = 1usize << (usize::BITS - 1 - (bytes / (WAYS * 16)).leading_zeros());
-        let words = vec![0; buckets * WAYS * 2];
-        advise_huge_pages(&words);
         Table {
-            words,
+            words: zeroed(buckets * WAYS * 2),
             mask: buckets - 1,
             generation: 1,
         }
@@ -96,8 +102,7 @@ impl Table {
         let len = self.words.len();
         // A fresh zeroed vector rather than a fill: pages stay untouched.
         self.words = Vec::new();
-        self.words = vec![0; len];
-        advise_huge_pages(&self.words);
+        self.words = zeroed(len);
         self.generation = 1;
     }
 
@@ -122,27 +127,38 @@ impl Table {
         (key as usize & self.mask) * WAYS * 2
     }
 
+    /// Slot `i` of the bucket at `b`: its key (checked against the data)
+    /// and its data, 0 for an empty or torn slot.
+    fn slot(&self, b: usize, i: usize) -> (u64, u64) {
+        let data = self.words[b + 2 * i + 1].load(Relaxed);
+        let key = self.words[b + 2 * i].load(Relaxed) ^ data;
+        (key, data)
+    }
+
+    fn write(&self, b: usize, i: usize, key: u64, data: u64) {
+        self.words[b + 2 * i + 1].store(data, Relaxed);
+        self.words[b + 2 * i].store(key ^ data, Relaxed);
+    }
+
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
-        let slots = &self.words[b..b + WAYS * 2];
-        slots
-            .chunks_exact(2)
-            .find(|s| s[0] == key && s[1] != 0)
-            .map(|s| unpack(s[1]))
+        (0..WAYS)
+            .map(|i| self.slot(b, i))
+            .find(|&(k, data)| k == key && data != 0)
+            .map(|(_, data)| unpack(data))
     }
 
     /// Records that the value lies in `lo..=hi`, merged with what is known.
     /// `work` ranks entries for replacement (log2 of the subtree's nodes).
-    pub fn store(&mut self, key: u64, lo: i32, hi: i32, mv: Option<Move>, work: u8) {
+    pub fn store(&self, key: u64, lo: i32, hi: i32, mv: Option<Move>, work: u8) {
         let generation = self.generation;
         let b = self.bucket(key);
-        let slots = &mut self.words[b..b + WAYS * 2];
         let mut victim = 0;
         // An empty slot ranks lowest, then earlier solves' entries, then the
         // current solve's; within each, the smaller subtree goes.
         let mut victim_rank = u16::MAX;
         for i in 0..WAYS {
-            let (k, data) = (slots[2 * i], slots[2 * i + 1]);
+            let (k, data) = self.slot(b, i);
             if data != 0 && k == key {
                 let old = unpack(data);
                 let merged = pack(
@@ -152,7 +168,7 @@ impl Table {
                     work.max(work_of(data)),
                     generation,
                 );
-                slots[2 * i + 1] = merged;
+                self.write(b, i, key, merged);
                 return;
             }
             let rank = if data == 0 {
@@ -166,16 +182,35 @@ impl Table {
                 victim_rank = rank;
             }
         }
-        slots[2 * victim] = key;
-        slots[2 * victim + 1] = pack(lo, hi, mv, work, generation);
+        self.write(b, victim, key, pack(lo, hi, mv, work, generation));
     }
 
     /// Permille of slots in use, from a sample at the start of the table.
     pub fn hashfull(&self) -> u32 {
         let n = (self.words.len() / 2).min(4000);
-        let used = (0..n).filter(|i| self.words[2 * i + 1] != 0).count();
+        let used = (0..n)
+            .filter(|i| self.words[2 * i + 1].load(Relaxed) != 0)
+            .count();
         (used * 1000 / n.max(1)) as u32
     }
+}
+
+// The zeroed words below are reused as atomics, which needs the same layout.
+const _: () = assert!(std::mem::size_of::<AtomicU64>() == std::mem::size_of::<u64>());
+const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
+
+/// `len` zeroed atomic words. The memory comes zeroed from the system and
+/// is handed out lazily, so a big table costs nothing until it is used
+/// (building atomics one by one would touch every page).
+fn zeroed(len: usize) -> Vec<AtomicU64> {
+    let mut words = std::mem::ManuallyDrop::new(vec![0u64; len]);
+    advise_huge_pages(&words);
+    let (ptr, len, cap) = (words.as_mut_ptr(), words.len(), words.capacity());
+    // SAFETY: `AtomicU64` has the size, alignment and bit validity of `u64`
+    // (asserted above), the vector is not used or dropped as `u64`s again,
+    // and the new one takes over its allocation with the same length and
+    // capacity.
+    unsafe { Vec::from_raw_parts(ptr as *mut AtomicU64, len, cap) }
 }
 
 /// Asks Linux to back the table with 2 MiB pages. Every probe lands on a
@@ -221,7 +256,7 @@ mod tests {
 
     #[test]
     fn bounds_merge_and_moves_survive() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         assert_eq!(t.probe(42), None);
         t.store(42, -9_998, 9_997, Some(mv("e2", "e4")), 3);
         t.store(42, 0, 20_000, None, 1);
@@ -234,7 +269,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_drops_its_smallest_subtree() {
-        let mut t = Table::new(0);
+        let t = Table::new(0);
         for (i, work) in [5u8, 1, 7, 3].into_iter().enumerate() {
             t.store(i as u64 * 1024, 0, 0, None, work);
         }

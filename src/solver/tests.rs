@@ -168,7 +168,7 @@ fn every_visited_position_scores_as_brute_force() {
         |solver, pos, exact, memo| {
             let mut quiet = |_: &SolveProgress| {};
             let mut ctx = Ctx::new(
-                &mut solver.table,
+                &solver.table,
                 &mut solver.history,
                 &SolveLimits::default(),
                 &stop,
@@ -209,4 +209,64 @@ fn at_least_agrees_with_brute_force() {
         seen.len() == 3,
         "wins, draws and losses all tried: {seen:?}"
     );
+}
+
+/// Two threads sharing the table give the same values and distances as
+/// brute force, for the full solve, the one-window decision and `at_least`.
+#[test]
+fn parallel_solves_agree_with_brute_force() {
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits::default();
+    for_random_positions(
+        0x5EED_2222_7777_0001,
+        60,
+        |_| true,
+        |solver, pos, exact, _| {
+            solver.set_threads(2);
+            let (value, plies) = describe(exact);
+            let s = solver.solve(pos, &limits, &stop, &mut |_| {}).unwrap();
+            assert_eq!(s.value, value, "{}", pos.fen());
+            if value != Value::Draw {
+                assert_eq!(s.plies, plies, "{}", pos.fen());
+            }
+            let d = solver.decide(pos, &limits, &stop).unwrap();
+            assert_eq!(d.value, value, "{}", pos.fen());
+            let got = solver.at_least(pos, Value::Win, &limits, &stop);
+            assert_eq!(got, Some(exact > 0), "{}", pos.fen());
+        },
+    );
+}
+
+/// Positions that take the solver thousands of nodes, where the helpers
+/// really race the solve's own thread: the same answers as one thread.
+#[test]
+fn parallel_and_single_threaded_solves_agree() {
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits::default();
+    for fen in [
+        "8/2ppp3/pp4p1/7p/3PPP1P/8/1PP3P1/8 w -",
+        "8/3pp1p1/1pp5/p7/3P1P1P/2P5/1P2PP2/8 w -",
+        "8/p2p1p2/2p3p1/1p2p3/1P2PP2/2P5/1P2PP2/8 w -",
+        "8/p2p1p2/2p3p1/1p2p3/1P2PP2/2P5/1P2PP2/8 b -",
+    ] {
+        let pos = Position::from_fen(fen, RuleSet::PAWNRACE).unwrap();
+        let one = Solver::new(8)
+            .solve(&pos, &limits, &stop, &mut |_| {})
+            .unwrap();
+        for threads in [2, 3] {
+            let mut solver = Solver::new(8);
+            solver.set_threads(threads);
+            let many = solver.solve(&pos, &limits, &stop, &mut |_| {}).unwrap();
+            assert_eq!((many.value, many.plies), (one.value, one.plies), "{fen}");
+            // The line is legal and ends the game.
+            let mut at = pos;
+            for m in &many.pv {
+                assert!(at.is_legal(*m), "{fen} {m}");
+                at = at.play_unchecked(*m);
+            }
+            assert!(at.outcome().is_some(), "{fen}");
+            let d = solver.decide(&pos, &limits, &stop).unwrap();
+            assert_eq!(d.value, one.value, "{fen}");
+        }
+    }
 }
