@@ -82,6 +82,8 @@ struct Running {
 pub struct Session {
     options: SessionOptions,
     hash_mib: usize,
+    /// The solver's threads at move time (`setoption name Threads`).
+    threads: usize,
     move_overhead_ms: u64,
     state: State,
     /// Made on first use, so that idle sessions hold no table; away while a
@@ -104,6 +106,7 @@ impl Session {
     pub fn new(options: SessionOptions) -> Session {
         Session {
             hash_mib: options.hash_mib,
+            threads: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             options,
             state: State::AwaitingGaps(RuleSet::PAWNRACE),
@@ -331,10 +334,12 @@ impl Session {
     }
 
     fn take_engine(&mut self) -> Box<Engine> {
-        let hash = self.hash_mib;
-        self.engine
-            .take()
-            .unwrap_or_else(|| Box::new(Engine::new(hash)))
+        let (hash, threads) = (self.hash_mib, self.threads);
+        self.engine.take().unwrap_or_else(|| {
+            let mut engine = Box::new(Engine::new(hash));
+            engine.set_threads(threads);
+            engine
+        })
     }
 
     fn game(&self) -> Result<&Game, ParseError> {

@@ -16,6 +16,11 @@ impl Session {
             format!(
                 "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
             ),
+            format!(
+                "option name Threads type spin default 1 min 1 max {}",
+                max_threads()
+            ),
+            "option name Ponder type check default false".into(),
             "uciok".into(),
         ]
     }
@@ -39,6 +44,22 @@ impl Session {
                 engine.set_hash(mib);
             }
             Ok(vec![format!("ok setoption Hash {mib}")])
+        } else if name.eq_ignore_ascii_case("threads") {
+            let n = number(1, max_threads() as u64, "threads")? as usize;
+            self.threads = n;
+            if let Some(engine) = &mut self.engine {
+                engine.set_threads(n);
+            }
+            Ok(vec![format!("ok setoption Threads {n}")])
+        } else if name.eq_ignore_ascii_case("ponder") {
+            // UCI's note that the GUI may send `go ponder`; pondering itself
+            // needs no setting.
+            let on = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                Some("true") => true,
+                Some("false") => false,
+                _ => return Err(fail(ErrorCode::BadArgument, "Ponder takes true or false")),
+            };
+            Ok(vec![format!("ok setoption Ponder {on}")])
         } else if name.eq_ignore_ascii_case("move overhead") {
             let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
             self.move_overhead_ms = ms;
@@ -46,8 +67,13 @@ impl Session {
         } else {
             Err(fail(
                 ErrorCode::BadArgument,
-                format!("unknown option '{name}' (known: Hash, Move Overhead)"),
+                format!("unknown option '{name}' (known: Hash, Move Overhead, Threads, Ponder)"),
             ))
         }
     }
+}
+
+/// The most `Threads` may ask for: the machine's cores.
+fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }

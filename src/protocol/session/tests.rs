@@ -219,7 +219,7 @@ fn options() {
         &[
             "setoption name hash value 32",
             "setoption name Hash value 0",
-            "setoption name Ponder value true",
+            "setoption name Contempt value 20",
             "setoption name move overhead value 100",
             "setoption name Move Overhead value -1",
             "setoption name Move Overhead",
@@ -229,7 +229,7 @@ fn options() {
     assert_eq!(out[1], "error bad-argument Hash takes MiB from 1 to 1024");
     assert_eq!(
         out[2],
-        "error bad-argument unknown option 'Ponder' (known: Hash, Move Overhead)"
+        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder)"
     );
     assert_eq!(out[3], "ok setoption Move Overhead 100");
     assert_eq!(
