@@ -181,15 +181,13 @@ pub fn run(args: BookArgs) -> ExitCode {
 
 /// The start of `gaps`'s opening with `after`'s moves played.
 fn root_after(gaps: Gaps, after: &str) -> Result<Position, String> {
-    let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
-    for text in after.split([',', ' ']).filter(|w| !w.is_empty()) {
-        let m: Move = text.parse()?;
-        if !pos.is_legal(m) {
-            return Err(format!("--after: {m} is not legal in {}", pos.fen()));
-        }
-        pos = pos.play_unchecked(m);
-    }
-    Ok(pos)
+    let moves = after
+        .split([',', ' '])
+        .filter(|w| !w.is_empty())
+        .map(str::parse)
+        .collect::<Result<Vec<Move>, _>>()?;
+    let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
+    start.play_line(&moves).map_err(|e| format!("--after: {e}"))
 }
 
 fn winner_by_table(gaps: Gaps) -> Option<Color> {

@@ -24,7 +24,7 @@
 //! move within the attempts allowed, so a resumed run does not retry it.
 
 use super::{Engine, Limits};
-use crate::proofs::openings::{Openings, Proof};
+use crate::proofs::openings::Openings;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
 use std::fmt::{self, Write as _};
@@ -103,14 +103,8 @@ impl Entry {
 }
 
 fn replay(gaps: Gaps, moves: &[Move]) -> Result<Position, String> {
-    let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
-    for m in moves {
-        if !pos.is_legal(*m) {
-            return Err(format!("{m} is not legal in {}", pos.fen()));
-        }
-        pos = pos.play_unchecked(*m);
-    }
-    Ok(pos)
+    let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
+    start.play_line(moves).map_err(|e| e.to_string())
 }
 
 impl fmt::Display for Entry {
@@ -246,23 +240,10 @@ pub struct MakeOptions {
     pub limits: SolveLimits,
 }
 
-/// The positions of the openings table's line for `gaps` (its start
-/// included), which the set leaves out: the table answers them.
-fn line_positions(gaps: Gaps) -> Vec<Position> {
-    let Ok(mut at) = Position::start(RuleSet::PAWNRACE, Some(gaps)) else {
-        return Vec::new();
-    };
-    let mut out = vec![at];
-    if let Some(Proof::Proven(p)) = Openings::builtin().get(gaps) {
-        for m in &p.line {
-            if !at.is_legal(*m) {
-                break;
-            }
-            at = at.play_unchecked(*m);
-            out.push(at);
-        }
-    }
-    out
+/// Whether `pos` lies on an opening's line in the openings table (its
+/// start included), which the set leaves out: the table answers there.
+fn on_the_line(pos: &Position) -> bool {
+    Openings::builtin().along_line(pos).is_some()
 }
 
 /// A random walk for `slot`: one to four plies, ending with `slot.side` to
@@ -291,7 +272,7 @@ fn walk(gaps: Gaps, slot: Slot, attempt: u32, seed: u64) -> Option<(Vec<Move>, P
         pos = pos.play_unchecked(m);
         moves.push(m);
     }
-    if pos.is_decided() || pos.legal_moves().is_empty() || line_positions(gaps).contains(&pos) {
+    if pos.is_decided() || pos.legal_moves().is_empty() || on_the_line(&pos) {
         return None;
     }
     Some((moves, pos))
@@ -511,7 +492,7 @@ mod tests {
                 seen += 1;
                 assert_eq!(pos.side_to_move(), Color::Black);
                 assert!(moves.len() == 1 || moves.len() == 3);
-                assert!(!line_positions(gaps("GE")).contains(&pos));
+                assert!(!on_the_line(&pos));
             }
         }
         assert!(seen > 10);

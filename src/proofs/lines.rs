@@ -86,7 +86,6 @@ pub fn read_proof(words: &[&str], from: &Position, labels: &[&str]) -> Result<Pr
     let mut pv = Vec::new();
     let mut lists = vec![Vec::new(); labels.len()];
     let mut list: Option<usize> = None;
-    let mut at = *from;
     for &word in &words[2..] {
         if let Some(i) = labels.iter().position(|l| *l == word) {
             list = Some(i);
@@ -94,13 +93,7 @@ pub fn read_proof(words: &[&str], from: &Position, labels: &[&str]) -> Result<Pr
         }
         let m: Move = word.parse()?;
         match list {
-            None => {
-                if !at.is_legal(m) {
-                    return Err(format!("{m} is not legal in {}", at.fen()));
-                }
-                at = at.play_unchecked(m);
-                pv.push(m);
-            }
+            None => pv.push(m),
             Some(i) => {
                 if !from.is_legal(m) {
                     return Err(format!("{m} is not legal in {}", from.fen()));
@@ -112,6 +105,7 @@ pub fn read_proof(words: &[&str], from: &Position, labels: &[&str]) -> Result<Pr
     if pv.is_empty() {
         return Err("an empty line".into());
     }
+    from.play_line(&pv).map_err(|e| e.to_string())?;
     Ok(Proof { plies, pv, lists })
 }
 

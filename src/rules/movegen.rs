@@ -1,6 +1,7 @@
 //! Move generation, making moves, and how a game ends.
 
 use super::moves::{Move, MoveList};
+use super::notation::MoveError;
 use super::outcome::{Outcome, Reason};
 use super::position::Position;
 use super::ruleset::NoMoves;
@@ -128,6 +129,21 @@ impl Position {
             });
         }
         None
+    }
+
+    /// The position after `moves`, each checked legal where it comes.
+    pub fn play_line(&self, moves: &[Move]) -> Result<Position, MoveError> {
+        let mut at = *self;
+        for &m in moves {
+            if !at.is_legal(m) {
+                return Err(MoveError::Illegal(format!(
+                    "{m} is not legal in {}",
+                    at.fen()
+                )));
+            }
+            at = at.play_unchecked(m);
+        }
+        Ok(at)
     }
 
     /// The position after `m`, which must be legal here; the game-ending

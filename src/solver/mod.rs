@@ -298,6 +298,17 @@ fn exact_score(ctx: &mut Ctx, pos: &Position) -> Option<i32> {
     }
 }
 
+/// The legal moves of `pos`, the table's move first: after a proof it is
+/// usually the one that settles the question at once.
+fn table_move_first(ctx: &Ctx, pos: &Position) -> Vec<Move> {
+    let hint = ctx.table.probe(pos.hash()).and_then(|h| h.mv);
+    let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+    if let Some(i) = hint.and_then(|h| moves.iter().position(|m| *m == h)) {
+        moves.swap(0, i);
+    }
+    moves
+}
+
 /// Whether the exact score of `pos` is `score`.
 fn score_is(ctx: &mut Ctx, pos: &Position, score: i32) -> Option<bool> {
     let s = match terminal_score(pos) {
@@ -315,13 +326,8 @@ fn line(ctx: &mut Ctx, pos: &Position, mut score: i32) -> Option<Vec<Move>> {
     let mut pos = *pos;
     while terminal_score(&pos).is_none() {
         let want = down(score);
-        let hint = ctx.table.probe(pos.hash()).and_then(|h| h.mv);
-        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
-        if let Some(i) = hint.and_then(|h| moves.iter().position(|m| *m == h)) {
-            moves.swap(0, i);
-        }
         let mut found = None;
-        for m in moves {
+        for m in table_move_first(ctx, &pos) {
             let child = pos.play_unchecked(m);
             if score_is(ctx, &child, want)? {
                 found = Some((m, child));

@@ -6,7 +6,9 @@
 
 use super::race;
 use super::search::{Ctx, up};
-use super::{SolveLimits, SolveProgress, Solver, Value, terminal_score};
+use super::{
+    SolveLimits, SolveProgress, Solver, Value, describe, table_move_first, terminal_score,
+};
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::threatens_win;
 use crate::rules::{Move, Position};
@@ -31,11 +33,7 @@ pub struct MoveBounds {
 }
 
 fn value_of(score: i32) -> Value {
-    match score {
-        s if s > 0 => Value::Win,
-        0 => Value::Draw,
-        _ => Value::Loss,
-    }
+    describe(score).0
 }
 
 impl Solver {
@@ -118,12 +116,7 @@ fn keeping_move(ctx: &mut Ctx, pos: &Position, value: Value) -> Option<Move> {
         Value::Win => (-1, 0),
         _ => (0, 1),
     };
-    let hint = ctx.table.probe(pos.hash()).and_then(|h| h.mv);
-    let mut moves: Vec<Move> = pos.legal_moves().to_vec();
-    if let Some(i) = hint.and_then(|h| moves.iter().position(|m| *m == h)) {
-        moves.swap(0, i);
-    }
-    for m in moves {
+    for m in table_move_first(ctx, pos) {
         let child = pos.play_unchecked(m);
         let s = match terminal_score(&child) {
             Some(s) => s,
