@@ -70,6 +70,9 @@ enum Command {
     /// or plain), with each move kept, spoiled or a chance taken.
     #[command(after_long_help = cli::analyse::HELP)]
     Analyse(cli::analyse::AnalyseArgs),
+    /// Load a running server with many sessions (timed searches, infinite
+    /// searches, table churn) and report answer and `isready` latencies.
+    Loadtest(cli::loadtest::LoadtestArgs),
 }
 
 /// Settings of every session, whatever carries it.
@@ -163,6 +166,7 @@ fn main() -> ExitCode {
         Some(Command::Autorunner(args)) => return run_autorunner(args, parsed.common.hash),
         Some(Command::Match(args)) => return cli::match_cmd::run(*args),
         Some(Command::Analyse(args)) => return cli::analyse::run(args),
+        Some(Command::Loadtest(args)) => return cli::loadtest::run(args),
     };
     init_tracing(if serve_args.is_some() { "info" } else { "warn" });
     let common = parsed.common;

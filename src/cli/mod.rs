@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod book;
 pub mod keep;
+pub mod loadtest;
 pub mod match_cmd;
 pub mod perft;
 pub mod progress;

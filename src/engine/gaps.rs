@@ -47,7 +47,7 @@ pub(super) fn choose(
         move_overhead_ms: 0,
         ..Limits::default()
     };
-    let clock = Clock::start();
+    let clock = Clock::since(limits.started);
     let mut chosen = first;
     let mut worst = INFINITY;
     for (searched, (gaps, pos)) in pairs.into_iter().enumerate() {

@@ -61,7 +61,38 @@ impl Engine {
         }
     }
 
+    /// The tables' size, MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    /// Table size, MiB, worth making for a search of at most `allowance_ms`
+    /// (`None`: no clock), given a ceiling of `max_mib` (the `Hash` option).
+    /// A short search cannot fill a big table: a 100 ms search visits some
+    /// 200,000 nodes, 3 MiB of entries. Making every page of a 16 MiB
+    /// table (twice: the search's and the solver's) cost a crowd of new
+    /// sessions more than their whole first move, so a session's tables
+    /// start at what its first search can use and grow, up to `max_mib`,
+    /// when a longer search comes.
+    pub fn table_mib_for(allowance_ms: Option<u64>, max_mib: usize) -> usize {
+        // Entries a search stores per millisecond, at about 2 M nodes/s, in
+        // MiB: 2,000 nodes x 16 bytes per ms is 1 MiB per 32 ms.
+        const MS_PER_MIB: u64 = 32;
+        match allowance_ms {
+            Some(ms) => {
+                let mib = (ms / MS_PER_MIB).max(1).next_power_of_two() as usize;
+                mib.min(max_mib).max(1)
+            }
+            None => max_mib.max(1),
+        }
+    }
+
     pub fn set_hash(&mut self, mib: usize) {
+        // The old table goes first, so that the two never coexist.
+        self.tt = Table::new(0);
+        if let Some(solver) = &mut self.solver {
+            solver.set_hash(0);
+        }
         self.tt = Table::new(mib);
         self.hash_mib = mib;
         if let Some(solver) = &mut self.solver {
@@ -89,7 +120,7 @@ impl Engine {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let clock = Clock::start();
+        let clock = Clock::since(limits.started);
         let budget = Budget::for_search(limits, pos.side_to_move());
         let proof = proven::proven(
             &mut self.solver,

@@ -75,9 +75,11 @@ pub(super) fn proven(
     }
     let left = |clock: &Clock| share.map(|s| s.saturating_sub(clock.elapsed_ms()).max(1));
     let solver = lazy_solver(slot, hash_mib, threads);
+    // What is left of the share: the clock may have started before the
+    // search did (a command that waited for a search slot).
     let decide = SolveLimits {
         nodes: None,
-        movetime_ms: share,
+        movetime_ms: left(clock),
     };
     let Some(Decision { value, keep }) = solver.decide(pos, &decide, stop) else {
         return from_bounds(pos, &solver.move_bounds(pos), clock, info);
@@ -218,7 +220,7 @@ mod tests {
     fn moves_proven_worse_are_avoided_and_a_proven_win_is_played() {
         use Value::{Draw, Loss, Win};
         let pos = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
-        let clock = Clock::start();
+        let clock = Clock::since(None);
         let avoided = |list: &[(&str, Value, Value)]| match from_bounds(
             &pos,
             &bounds(&pos, list),

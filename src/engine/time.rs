@@ -1,5 +1,7 @@
 //! Search limits and how much time a move may take.
 
+use std::time::Instant;
+
 /// The limits of one search, as `go` gives them, and the time to keep back
 /// for the reply to travel. Clock values may be negative (a late GUI); they
 /// count as zero.
@@ -23,6 +25,10 @@ pub struct Limits {
     /// the move still arrives in time after the reply travels and the
     /// process is scheduled.
     pub move_overhead_ms: u64,
+    /// When the command arrived, if the search starts later (it waited for
+    /// a search slot): the time limits count from here, so that waiting
+    /// makes the move weaker, never later. `None`: from the search's start.
+    pub started: Option<Instant>,
 }
 
 /// The `Move Overhead` a session starts with.
@@ -42,12 +48,12 @@ impl Default for Limits {
             infinite: false,
             ponder: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            started: None,
         }
     }
 }
 
 use crate::rules::Color;
-use std::time::Instant;
 
 /// Moves a clock is assumed to have to last when `movestogo` is not given;
 /// pawn races rarely last longer.
@@ -59,9 +65,10 @@ pub struct Clock {
 }
 
 impl Clock {
-    pub fn start() -> Clock {
+    /// A clock that began at `started` (see [`Limits::started`]), or now.
+    pub fn since(started: Option<Instant>) -> Clock {
         Clock {
-            start: Instant::now(),
+            start: started.unwrap_or_else(Instant::now),
         }
     }
 
@@ -76,6 +83,18 @@ impl Clock {
 pub struct Budget {
     pub hard_ms: Option<u64>,
     pub soft_ms: Option<u64>,
+}
+
+impl Limits {
+    /// The most a search under these limits may take, counted from
+    /// [`Limits::started`]; `None` for a search without a clock (infinite,
+    /// pondering, depth or nodes alone).
+    pub fn allowance_ms(&self, side: Color) -> Option<u64> {
+        if self.ponder {
+            return None;
+        }
+        Budget::for_search(self, side).total_ms()
+    }
 }
 
 impl Budget {

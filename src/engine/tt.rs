@@ -92,6 +92,13 @@ fn unpack(bits: u16) -> Option<Move> {
     Some(Move::new(from, to))
 }
 
+/// `len` empty entries, or `None` if the memory is not there.
+fn zeroed(len: usize) -> Option<Vec<Entry>> {
+    // SAFETY: an all-zero `Entry` is valid (integers only) and is
+    // `Entry::default()`.
+    unsafe { crate::memory::zeroed_table(len) }
+}
+
 impl Table {
     /// A table of at most `mib` MiB (at least one bucket). If the memory is
     /// not there, a smaller table is made rather than aborting.
@@ -101,9 +108,7 @@ impl Table {
         // Round down to a power of two for mask indexing.
         buckets = 1 << (usize::BITS - 1 - buckets.leading_zeros());
         loop {
-            let mut entries = Vec::new();
-            if entries.try_reserve_exact(buckets * BUCKET).is_ok() {
-                entries.resize(buckets * BUCKET, Entry::default());
+            if let Some(entries) = zeroed(buckets * BUCKET) {
                 return Table {
                     entries,
                     mask: buckets - 1,

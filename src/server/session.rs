@@ -12,11 +12,11 @@ use super::stats::Stats;
 use crate::protocol::reply::{error, shutdown_notice};
 use crate::protocol::{Action, ErrorCode, Job, JobDone, Session, SessionOptions};
 use futures::StreamExt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Semaphore, mpsc};
-use tokio::task::{JoinError, JoinHandle};
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
@@ -35,8 +35,22 @@ const WRITE_STALL: Duration = Duration::from_secs(30);
 pub(crate) struct Shared {
     /// Search slots, fair: jobs start in the order they asked.
     pub searches: Arc<Semaphore>,
+    /// The slots `searches` started with.
+    pub max_searches: usize,
     pub stats: Arc<Stats>,
     pub shutdown: CancellationToken,
+}
+
+impl Shared {
+    pub fn new(max_searches: usize, stats: Arc<Stats>) -> Shared {
+        let max_searches = max_searches.max(1);
+        Shared {
+            searches: Arc::new(Semaphore::new(max_searches)),
+            max_searches,
+            stats,
+            shutdown: CancellationToken::new(),
+        }
+    }
 }
 
 /// How one session behaves.
@@ -53,7 +67,8 @@ pub(crate) struct Settings {
 
 /// A job handed to the search queue.
 struct Running {
-    handle: JoinHandle<Result<JobDone, JoinError>>,
+    /// `None` when the job's thread died without a result (a bug).
+    handle: JoinHandle<Option<JobDone>>,
     /// Lets the job start without waiting for a search slot, once it is
     /// known to be stopped: a stopped job returns at once, and `stop` must
     /// not wait for other sessions' searches.
@@ -68,7 +83,7 @@ impl Running {
 
 enum Event {
     Input(Option<std::io::Result<Frame>>),
-    JobDone(Result<JobDone, JoinError>),
+    JobDone(Option<JobDone>),
     Shutdown,
     WriterGone,
     Idle,
@@ -158,14 +173,14 @@ where
                 session.interrupt();
                 job.iter().for_each(Running::stopping);
             }
-            Event::JobDone(Ok(done)) => {
+            Event::JobDone(Some(done)) => {
                 job = None;
                 action = Some(session.finish(done));
             }
-            Event::JobDone(Err(e)) => {
+            Event::JobDone(None) => {
                 // The session still thinks its job runs and there is no
                 // result to give it: it cannot go on.
-                error!("job failed: {e}");
+                error!("job failed without a result; ending the session");
                 break;
             }
             Event::Shutdown => {
@@ -196,7 +211,7 @@ where
                     // The protocol answers busy itself; never two jobs.
                     error!("session asked for a second job while one runs; dropped");
                 } else {
-                    let running = start_job(new_job, out.clone(), &shared);
+                    let running = start_job(*new_job, out.clone(), &shared);
                     if closing {
                         session.interrupt();
                         running.stopping();
@@ -231,43 +246,124 @@ where
     }
 }
 
-async fn join(job: &mut Option<Running>) -> Result<JobDone, JoinError> {
+async fn join(job: &mut Option<Running>) -> Option<JobDone> {
     match job {
-        Some(running) => (&mut running.handle).await.and_then(|done| done),
+        Some(running) => (&mut running.handle).await.ok().flatten(),
         None => std::future::pending().await,
     }
 }
 
-/// Runs a job once a search slot is free, or at once when it is stopped
-/// while it waits. A stopped job must still run: only `Job::run` produces
-/// the result the session needs, and a stopped job returns at once.
-fn start_job(job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Running {
+/// Runs a job once it has search slots, one per thread it uses, taken in
+/// the order jobs asked. Two kinds of job skip the queue:
+/// - a stopped one: it returns at once, and a stopped job must still run,
+///   since only `Job::run` produces the result the session needs;
+/// - a timed search that has waited half its time: it then runs beside
+///   the others, sharing the cores, so that a crowded machine makes its
+///   move weaker but never late (its clock started when it was received).
+///
+/// Untimed work (`go infinite`, `go depth N`, `solve`, `perft`) always
+/// waits for its slots, so it can hold up only other untimed work.
+fn start_job(mut job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Running {
+    let received = std::time::Instant::now();
+    job.received(received);
+    let terms = job.terms();
     let searches = Arc::clone(&shared.searches);
+    let wanted = terms.threads.clamp(1, shared.max_searches.max(1)) as u32;
     let stats = Arc::clone(&shared.stats);
     let skip_queue = CancellationToken::new();
     let skip = skip_queue.clone();
     let handle = tokio::spawn(async move {
         let queued = stats.queued_job();
+        let out_of_patience = async {
+            match terms.allowance {
+                Some(allowance) => {
+                    tokio::time::sleep_until(Instant::from_std(received) + allowance / 2).await;
+                }
+                None => std::future::pending().await,
+            }
+        };
         let permit = tokio::select! {
             // Acquiring fails only if the semaphore is closed, which we never
             // do; running without a slot beats losing the job's result.
-            permit = searches.acquire_owned() => permit.ok(),
+            permit = searches.acquire_many_owned(wanted) => permit.ok(),
             _ = skip.cancelled() => None,
+            _ = out_of_patience => {
+                stats.count_unqueued_job();
+                None
+            }
         };
         drop(queued);
-        let done = tokio::task::spawn_blocking(move || {
-            let _running = stats.running_job();
-            // A send fails only when the writer is gone; the job keeps
-            // going until its stop flag says otherwise.
-            job.run(&mut |line| {
-                let _ = out.blocking_send(line);
-            })
-        })
-        .await;
+        let done = run_on_own_thread(job, out, stats).await;
         drop(permit);
         done
     });
     Running { handle, skip_queue }
+}
+
+/// Runs `job` on a thread of its own. Not tokio's blocking pool: it has a
+/// cap (a timed search must not queue behind it) and its threads serve
+/// other blocking work later.
+async fn run_on_own_thread(
+    job: Job,
+    out: mpsc::Sender<String>,
+    stats: Arc<Stats>,
+) -> Option<JobDone> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let work = move || {
+        let _running = stats.running_job();
+        // A send fails only when the writer is gone; the job keeps going
+        // until its stop flag says otherwise.
+        let done = job.run(&mut |line| {
+            let _ = out.blocking_send(line);
+        });
+        let _ = tx.send(done);
+    };
+    // Shared so that it can be taken back if no thread can be made (out of
+    // threads or memory): then the blocking pool runs it.
+    let work = Arc::new(Mutex::new(Some(work)));
+    let on_thread = Arc::clone(&work);
+    let spawned = std::thread::Builder::new()
+        .name("pawnrace-job".into())
+        .spawn(move || {
+            yield_to_io();
+            if let Some(work) = take(&on_thread) {
+                work();
+            }
+        });
+    if spawned.is_err()
+        && let Some(work) = take(&work)
+    {
+        warn!("cannot start a thread for a job; using the blocking pool");
+        if tokio::task::spawn_blocking(work).await.is_err() {
+            return None;
+        }
+    }
+    rx.await.ok()
+}
+
+/// Lowers the calling thread's priority below the runtime's (Linux nice
+/// values are per thread). Searches use every cycle they get; the threads
+/// that read commands and write replies need few, but need them at once:
+/// `isready` and a finished search's `bestmove` must not wait behind other
+/// sessions' searches for the scheduler's turn. Only job threads call
+/// this, and each ends with its job.
+#[cfg(target_os = "linux")]
+fn yield_to_io() {
+    const PRIO_PROCESS: i32 = 0;
+    const JOB_NICE: i32 = 10;
+    unsafe extern "C" {
+        fn setpriority(which: i32, who: u32, prio: i32) -> i32;
+    }
+    // SAFETY: changes only this thread's scheduling priority (who = 0 is
+    // the calling thread on Linux); a refusal leaves it as it was.
+    unsafe { setpriority(PRIO_PROCESS, 0, JOB_NICE) };
+}
+
+#[cfg(not(target_os = "linux"))]
+fn yield_to_io() {}
+
+fn take<T>(slot: &Mutex<Option<T>>) -> Option<T> {
+    slot.lock().ok().and_then(|mut slot| slot.take())
 }
 
 async fn send(out: &mpsc::Sender<String>, line: String) {

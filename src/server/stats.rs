@@ -10,6 +10,7 @@ pub struct Stats {
     running_jobs: AtomicUsize,
     accepted: AtomicU64,
     rejected: AtomicU64,
+    unqueued: AtomicU64,
 }
 
 impl Stats {
@@ -38,6 +39,12 @@ impl Stats {
         self.rejected.load(Ordering::SeqCst)
     }
 
+    /// Timed searches that ran beside the search slots, having waited for
+    /// one half their time.
+    pub fn unqueued_jobs(&self) -> u64 {
+        self.unqueued.load(Ordering::SeqCst)
+    }
+
     pub(crate) fn session(self: &Arc<Self>) -> Gauge {
         self.accepted.fetch_add(1, Ordering::SeqCst);
         Gauge::up(self, |s| &s.sessions)
@@ -49,6 +56,10 @@ impl Stats {
 
     pub(crate) fn running_job(self: &Arc<Self>) -> Gauge {
         Gauge::up(self, |s| &s.running_jobs)
+    }
+
+    pub(crate) fn count_unqueued_job(&self) {
+        self.unqueued.fetch_add(1, Ordering::SeqCst);
     }
 
     pub(crate) fn count_rejected(&self) {

@@ -5,18 +5,12 @@ use super::session::{self, Settings, Shared};
 use super::stats::Stats;
 use std::future::Future;
 use std::sync::Arc;
-use tokio::sync::Semaphore;
-use tokio_util::sync::CancellationToken;
 
 /// Speaks the protocol on stdin/stdout until `quit`, end of input or
 /// `shutdown`. No idle timeout here: the peer is whoever started us, and
 /// it may well think for a long time between games.
 pub async fn run(config: ServerConfig, shutdown: impl Future) {
-    let shared = Shared {
-        searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
-        stats: Arc::new(Stats::default()),
-        shutdown: CancellationToken::new(),
-    };
+    let shared = Shared::new(config.max_searches, Arc::new(Stats::default()));
     let settings = Settings {
         max_line_length: config.max_line_length,
         idle_timeout: None,

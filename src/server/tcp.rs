@@ -10,7 +10,6 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
-use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::{debug, info, warn};
 
@@ -50,11 +49,7 @@ impl Server {
 
     pub async fn run(self, listener: TcpListener, shutdown: impl Future) -> io::Result<()> {
         let config = self.config;
-        let shared = Shared {
-            searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
-            stats: self.stats,
-            shutdown: CancellationToken::new(),
-        };
+        let shared = Shared::new(config.max_searches, self.stats);
         let settings = Settings {
             max_line_length: config.max_line_length,
             idle_timeout: config.idle_timeout(),

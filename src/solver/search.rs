@@ -37,11 +37,13 @@ pub(super) const fn down(parent: i32) -> i32 {
     }
 }
 
-/// How often (in nodes, a power of two) the clock and the stop flag are read.
 /// Ordering weight of each reply the opponent has: fewer replies, smaller proofs.
 const MOBILITY: i32 = 10;
 
-const CHECK_EVERY: u64 = 4096;
+/// How often (in nodes, a power of two) the clock and the stop flag are
+/// read: about every 0.1 ms of one core, so that a proof on a crowded
+/// machine, getting a small share of a core, still ends close to its time.
+const CHECK_EVERY: u64 = 256;
 
 /// One solve's state: the table, the limits, the counters.
 pub(super) struct Ctx<'a> {

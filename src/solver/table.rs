@@ -75,16 +75,25 @@ fn generation_of(data: u64) -> u8 {
 }
 
 impl Table {
-    /// A table of at most `mib` MiB (at least one bucket). Zeroed memory is
-    /// handed out lazily by the system, so a big table costs nothing until
-    /// it is used.
+    /// A table of at most `mib` MiB (at least one bucket). If the memory is
+    /// not there, a smaller table is made rather than aborting.
     pub fn new(mib: usize) -> Table {
         let bytes = mib.saturating_mul(1 << 20).max(WAYS * 16);
-        let buckets = 1usize << (usize::BITS - 1 - (bytes / (WAYS * 16)).leading_zeros());
-        Table {
-            words: zeroed(buckets * WAYS * 2),
-            mask: buckets - 1,
-            generation: 1,
+        let mut buckets = 1usize << (usize::BITS - 1 - (bytes / (WAYS * 16)).leading_zeros());
+        loop {
+            // SAFETY: zero is a valid `AtomicU64`, and an empty slot.
+            if let Some(words) = unsafe { crate::memory::zeroed_table(buckets * WAYS * 2) } {
+                return Table {
+                    words,
+                    mask: buckets - 1,
+                    generation: 1,
+                };
+            }
+            if buckets == 1 {
+                // Not even one bucket's memory: nothing can run anyway.
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[AtomicU64; WAYS * 2]>());
+            }
+            buckets /= 2;
         }
     }
 
@@ -99,10 +108,9 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        let len = self.words.len();
-        // A fresh zeroed vector rather than a fill: pages stay untouched.
-        self.words = Vec::new();
-        self.words = zeroed(len);
+        for word in &mut self.words {
+            *word.get_mut() = 0;
+        }
         self.generation = 1;
     }
 
@@ -194,48 +202,6 @@ impl Table {
         (used * 1000 / n.max(1)) as u32
     }
 }
-
-// The zeroed words below are reused as atomics, which needs the same layout.
-const _: () = assert!(std::mem::size_of::<AtomicU64>() == std::mem::size_of::<u64>());
-const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
-
-/// `len` zeroed atomic words. The memory comes zeroed from the system and
-/// is handed out lazily, so a big table costs nothing until it is used
-/// (building atomics one by one would touch every page).
-fn zeroed(len: usize) -> Vec<AtomicU64> {
-    let mut words = std::mem::ManuallyDrop::new(vec![0u64; len]);
-    advise_huge_pages(&words);
-    let (ptr, len, cap) = (words.as_mut_ptr(), words.len(), words.capacity());
-    // SAFETY: `AtomicU64` has the size, alignment and bit validity of `u64`
-    // (asserted above), the vector is not used or dropped as `u64`s again,
-    // and the new one takes over its allocation with the same length and
-    // capacity.
-    unsafe { Vec::from_raw_parts(ptr as *mut AtomicU64, len, cap) }
-}
-
-/// Asks Linux to back the table with 2 MiB pages. Every probe lands on a
-/// random page, so with 4 KiB pages nearly every probe also misses the TLB;
-/// measured on a 4 GiB table the search spent most of its time there.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(words: &[u64]) {
-    const HUGE: usize = 2 << 20;
-    const MADV_HUGEPAGE: i32 = 14;
-    unsafe extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    let start = words.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(words);
-    let first = start.next_multiple_of(HUGE);
-    let last = end / HUGE * HUGE;
-    if last > first {
-        // SAFETY: advice about whole pages inside our own allocation; it
-        // changes no contents, and a refusal (the result) is harmless.
-        unsafe { madvise(first as *mut _, last - first, MADV_HUGEPAGE) };
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &[u64]) {}
 
 #[cfg(test)]
 mod tests {

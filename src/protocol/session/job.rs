@@ -3,10 +3,11 @@
 use crate::analysis::{GameAnalysis, PositionDone, analyse, write};
 use crate::engine::{Engine, Limits, SearchResult};
 use crate::protocol::reply::info_line;
-use crate::rules::{Gaps, Move, Position, RuleSet, perft_divide};
+use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
 use crate::solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Value};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// CPU-bound work of a session (a search, perft), run on a blocking thread.
 pub struct Job {
@@ -14,14 +15,51 @@ pub struct Job {
     pub(super) stop: Arc<AtomicBool>,
 }
 
+/// The session's engine as a job takes it. Making, resizing and clearing
+/// tables costs up to a second at large sizes, so it happens in
+/// [`EngineSlot::ready`] on the job's thread, never on the thread that
+/// reads the peer's lines.
+pub(super) struct EngineSlot {
+    pub(super) engine: Option<Box<Engine>>,
+    /// The `Hash` option: the most the tables may take.
+    pub(super) hash_mib: usize,
+    pub(super) threads: usize,
+    /// A new game began since the engine last searched.
+    pub(super) clear: bool,
+}
+
+impl EngineSlot {
+    /// The engine, with tables fit for a search of at most `allowance_ms`
+    /// (see [`Engine::table_mib_for`]): they grow for a longer search than
+    /// any before, and shrink only when `Hash` went below them.
+    fn ready(self, allowance_ms: Option<u64>) -> Box<Engine> {
+        let want = Engine::table_mib_for(allowance_ms, self.hash_mib);
+        let mut engine = match self.engine {
+            Some(mut engine) if engine.hash_mib() < want || engine.hash_mib() > self.hash_mib => {
+                engine.set_hash(want);
+                engine
+            }
+            Some(mut engine) => {
+                if self.clear {
+                    engine.new_game();
+                }
+                engine
+            }
+            None => Box::new(Engine::new(want)),
+        };
+        engine.set_threads(self.threads);
+        engine
+    }
+}
+
 pub(super) enum Work {
     Search {
-        engine: Box<Engine>,
+        engine: EngineSlot,
         pos: Position,
         limits: Limits,
     },
     ChooseGaps {
-        engine: Box<Engine>,
+        engine: EngineSlot,
         rules: RuleSet,
         limits: Limits,
     },
@@ -30,12 +68,12 @@ pub(super) enum Work {
         depth: u32,
     },
     Solve {
-        engine: Box<Engine>,
+        engine: EngineSlot,
         pos: Position,
         limits: SolveLimits,
     },
     Analyse {
-        engine: Box<Engine>,
+        engine: EngineSlot,
         start: Position,
         moves: Vec<Move>,
         limits: SolveLimits,
@@ -91,17 +129,76 @@ impl std::fmt::Debug for JobDone {
     }
 }
 
+/// What the server needs to know to schedule a [`Job`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JobTerms {
+    /// Cores it keeps busy (a session's `Threads`).
+    pub threads: usize,
+    /// For a timed search: how long it may take from the moment it was
+    /// received (see [`Job::received`]); it must answer by then whether or
+    /// not it got a search slot.
+    pub allowance: Option<Duration>,
+    /// It ends on its own (every job but `go infinite` without a depth or
+    /// node limit, and `go ponder`); at the end of input a bounded job
+    /// finishes and an unbounded one is stopped.
+    pub bounded: bool,
+}
+
 impl Job {
+    pub fn terms(&self) -> JobTerms {
+        let unbounded =
+            |l: &Limits| l.ponder || (l.infinite && l.depth.is_none() && l.nodes.is_none());
+        let ms = Duration::from_millis;
+        match &self.work {
+            Work::Search {
+                engine,
+                pos,
+                limits,
+            } => JobTerms {
+                threads: engine.threads,
+                allowance: limits.allowance_ms(pos.side_to_move()).map(ms),
+                bounded: !unbounded(limits),
+            },
+            Work::ChooseGaps { engine, limits, .. } => JobTerms {
+                threads: engine.threads,
+                allowance: limits.allowance_ms(Color::Black).map(ms),
+                bounded: !unbounded(limits),
+            },
+            Work::Solve { engine, .. } | Work::Analyse { engine, .. } => JobTerms {
+                threads: engine.threads,
+                allowance: None,
+                bounded: true,
+            },
+            Work::Perft { .. } => JobTerms {
+                threads: 1,
+                allowance: None,
+                bounded: true,
+            },
+        }
+    }
+
+    /// Tells a search when its command arrived: its time counts from then,
+    /// whenever it gets to run.
+    pub fn received(&mut self, at: Instant) {
+        match &mut self.work {
+            Work::Search { limits, .. } | Work::ChooseGaps { limits, .. } => {
+                limits.started = Some(at);
+            }
+            Work::Perft { .. } | Work::Solve { .. } | Work::Analyse { .. } => {}
+        }
+    }
+
     /// Runs to completion on the calling thread. `emit` gets progress lines
     /// (`info ...`) as they are produced.
     pub fn run(self, emit: &mut dyn FnMut(String)) -> JobDone {
         let stop = &*self.stop;
         let result = match self.work {
             Work::Search {
-                mut engine,
+                engine,
                 pos,
                 limits,
             } => {
+                let mut engine = engine.ready(limits.allowance_ms(pos.side_to_move()));
                 let result = engine.search(&pos, &limits, stop, &mut |info| {
                     if let Some((value, plies)) = info.proven {
                         emit(proven_line(value, plies));
@@ -111,10 +208,11 @@ impl Job {
                 Finished::Search { engine, result }
             }
             Work::ChooseGaps {
-                mut engine,
+                engine,
                 rules,
                 limits,
             } => {
+                let mut engine = engine.ready(limits.allowance_ms(Color::Black));
                 let gaps = engine.choose_gaps(&rules, &limits, stop);
                 Finished::ChooseGaps { engine, gaps }
             }
@@ -122,10 +220,11 @@ impl Job {
                 divide: perft_divide(&pos, depth, stop),
             },
             Work::Solve {
-                mut engine,
+                engine,
                 pos,
                 limits,
             } => {
+                let mut engine = engine.ready(None);
                 let solution = engine
                     .solver()
                     .solve(&pos, &limits, stop, &mut |p| emit(solve_info(p)));
@@ -136,11 +235,12 @@ impl Job {
                 }
             }
             Work::Analyse {
-                mut engine,
+                engine,
                 start,
                 moves,
                 limits,
             } => {
+                let mut engine = engine.ready(None);
                 let analysis = analyse(&start, &moves, engine.solver(), &limits, stop, &mut |p| {
                     emit(analyse_info(p))
                 });

@@ -11,8 +11,8 @@ mod job;
 mod options;
 mod search;
 
-use job::{Finished, Work};
-pub use job::{Job, JobDone};
+use job::{EngineSlot, Finished, Work};
+pub use job::{Job, JobDone, JobTerms};
 
 use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
@@ -53,7 +53,7 @@ pub enum Action {
     Reply(Vec<String>),
     /// Run this job off the async workers and hand its result to
     /// [`Session::finish`]. Commands keep arriving meanwhile.
-    Run(Job),
+    Run(Box<Job>),
     /// Write these lines, then end the session.
     Quit(Vec<String>),
 }
@@ -90,6 +90,9 @@ pub struct Session {
     /// job has it. Its solver serves `solve` too, and its table outlives one
     /// solve, so that solving the positions of one game in turn is cheap.
     engine: Option<Box<Engine>>,
+    /// A new game began: the engine's tables are cleared before it next
+    /// searches (on the job's thread; see [`EngineSlot`]).
+    clear_tables: bool,
     running: Option<Running>,
 }
 
@@ -111,6 +114,7 @@ impl Session {
             options,
             state: State::AwaitingGaps(RuleSet::PAWNRACE),
             engine: None,
+            clear_tables: false,
             running: None,
         }
     }
@@ -318,7 +322,7 @@ impl Session {
             ponder: None,
             ponderhit: false,
         });
-        Action::Run(Job { work, stop })
+        Action::Run(Box::new(Job { work, stop }))
     }
 
     /// When a `go ponder` ends by `ponderhit` (and not by `stop` or `quit`
@@ -333,13 +337,13 @@ impl Session {
         Some(limits)
     }
 
-    fn take_engine(&mut self) -> Box<Engine> {
-        let (hash, threads) = (self.hash_mib, self.threads);
-        self.engine.take().unwrap_or_else(|| {
-            let mut engine = Box::new(Engine::new(hash));
-            engine.set_threads(threads);
-            engine
-        })
+    fn take_engine(&mut self) -> EngineSlot {
+        EngineSlot {
+            engine: self.engine.take(),
+            hash_mib: self.hash_mib,
+            threads: self.threads,
+            clear: std::mem::take(&mut self.clear_tables),
+        }
     }
 
     fn game(&self) -> Result<&Game, ParseError> {
@@ -367,9 +371,7 @@ impl Session {
     }
 
     fn new_game(&mut self, kind: GameKind) -> Vec<String> {
-        if let Some(engine) = &mut self.engine {
-            engine.new_game();
-        }
+        self.clear_tables = true;
         let variant = match kind {
             GameKind::Chess => {
                 self.state = State::Chess(vec![crate::chess::Game::chess()]);

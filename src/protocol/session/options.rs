@@ -39,17 +39,12 @@ impl Session {
         };
         if name.eq_ignore_ascii_case("hash") {
             let mib = number(1, self.options.max_hash_mib as u64, "MiB")? as usize;
+            // The table is resized when the next job takes the engine.
             self.hash_mib = mib;
-            if let Some(engine) = &mut self.engine {
-                engine.set_hash(mib);
-            }
             Ok(vec![format!("ok setoption Hash {mib}")])
         } else if name.eq_ignore_ascii_case("threads") {
             let n = number(1, max_threads() as u64, "threads")? as usize;
             self.threads = n;
-            if let Some(engine) = &mut self.engine {
-                engine.set_threads(n);
-            }
             Ok(vec![format!("ok setoption Threads {n}")])
         } else if name.eq_ignore_ascii_case("ponder") {
             // UCI's note that the GUI may send `go ponder`; pondering itself
