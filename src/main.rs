@@ -87,7 +87,9 @@ struct CommonArgs {
     /// Longest accepted input line, bytes.
     #[arg(long, global = true, default_value_t = ServerConfig::default().max_line_length)]
     max_line_length: usize,
-    /// Searches running at once (default: one per core).
+    /// Search slots (default: one per core). A job takes one per thread;
+    /// untimed work waits for its slots, a timed search waits at most half
+    /// its time, then runs beside the others (weaker, never later).
     #[arg(long, global = true)]
     max_searches: Option<usize>,
 }
@@ -100,7 +102,8 @@ struct ServeArgs {
     /// Sessions at once; more connections are told `error busy` and closed.
     #[arg(long, default_value_t = ServerConfig::default().max_connections)]
     max_connections: usize,
-    /// Close a session after this many seconds without input (0: never).
+    /// Close a session after this many seconds without input (0: never);
+    /// a silent `go infinite` is stopped and answered first.
     #[arg(long, default_value_t = 600)]
     idle_timeout: u64,
     /// On shutdown, wait at most this many seconds for sessions to end.

@@ -312,3 +312,80 @@ fn stdio_eof_mid_search_exits_0() {
     let status = wait_exit(&mut process.child, SETTLE).expect("no exit after EOF");
     assert!(status.success(), "exit status {status}");
 }
+
+/// (protocol) A timed search answers even while untimed searches hold
+/// every search slot: it waits for one only half its time, then runs
+/// beside them.
+#[test]
+fn a_timed_go_is_answered_while_infinite_searches_hold_every_slot() {
+    let server = InProcess::start(ServerConfig {
+        max_searches: 1,
+        ..config()
+    });
+    let hogs: Vec<Peer> = (0..2)
+        .map(|_| {
+            let hog = Peer::connect(server.addr);
+            hog.send("position startpos gaps AH moves b2b3 g7g6 c2c3");
+            assert_glob("ok position *", &hog.reply());
+            hog.send("go infinite");
+            hog
+        })
+        .collect();
+    let timed = Peer::connect(server.addr);
+    timed.send("position startpos gaps AH moves b2b3 g7g6 c2c3");
+    assert_glob("ok position *", &timed.reply());
+    timed.send("go movetime 300");
+    // Generous: before, no answer came at all.
+    match timed.recv_within(Duration::from_secs(20)) {
+        common::Recv::Line(_) => {}
+        other => panic!("no answer to a timed go while the slot was held: {other:?}"),
+    }
+    assert_glob("bestmove *", &timed.reply());
+    assert!(server.stats.unqueued_jobs() >= 1);
+    for hog in &hogs {
+        hog.send("stop");
+        assert_glob("bestmove *", &hog.reply());
+        assert_eq!(hog.reply(), "ok stop");
+    }
+}
+
+/// (protocol) The idle timeout ends a silent `go infinite` (it would hold a
+/// search slot for ever), with the search's move first.
+#[test]
+fn idle_timeout_ends_a_silent_infinite_search() {
+    let server = InProcess::start(ServerConfig {
+        idle_timeout: Some(Duration::from_millis(500)),
+        ..config()
+    });
+    let peer = Peer::connect(server.addr);
+    peer.send("position startpos gaps AH");
+    assert_glob("ok position *", &peer.reply());
+    peer.send("go infinite");
+    let rest = peer
+        .rest(Duration::from_secs(20))
+        .expect("the session ends");
+    let finals: Vec<&String> = rest.iter().filter(|l| !l.starts_with("info ")).collect();
+    assert_eq!(finals.len(), 2, "{finals:?}");
+    assert_glob("error idle-timeout *", finals[0]);
+    assert_glob("bestmove *", finals[1]);
+}
+
+/// (protocol) Piped input: lines sent during a search wait their turn, and
+/// the end of input lets a bounded search finish (an unbounded one is
+/// stopped), then the queued lines run.
+#[test]
+fn piped_input_gets_every_answer_and_bounded_work_finishes() {
+    let script = "position startpos gaps AH\ngo depth 9\nfen\ngo infinite\nboard\n";
+    let (ok, stdout, stderr) = common::run_binary(&[], script.as_bytes());
+    assert!(ok, "{stderr}");
+    let finals: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("info ")).collect();
+    assert_glob("ok position *", finals[0]);
+    assert_glob("bestmove *", finals[1]);
+    assert_glob("ok fen * b -", finals[2]);
+    assert_glob("bestmove *", finals[3]);
+    assert_eq!(finals.last(), Some(&"ok board"));
+    assert!(
+        stdout.contains("info depth 9 "),
+        "the bounded search reached its depth: {stdout}"
+    );
+}

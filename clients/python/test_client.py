@@ -28,7 +28,7 @@ class FinalLines(unittest.TestCase):
         for line in ["uciok", "readyok", "bestmove e2e4", "bestmove a7a8q",
                      "bestmove (none)", "solution white plies 1 pv a7a8",
                      "solution unknown", "ok bye",
-                     "error busy a search is running"]:
+                     "error busy 1000 lines already wait for the running job"]:
             self.assertTrue(is_final(line), line)
         for line in ["info depth 1", "move e2e4 san e4", "id name pawnrace",
                      "okay", "uciokay", "errors", "solutions", " 8 | . . |", ""]:

@@ -10,10 +10,13 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Longest accepted input line in bytes, without its line ending.
     pub max_line_length: usize,
-    /// A session with no input and no running job for this long is closed.
+    /// A session with no input for this long, and nothing running but a
+    /// search only `stop` would end, is closed (the search stopped first).
     /// `None` (or zero) never closes an idle session.
     pub idle_timeout: Option<Duration>,
-    /// Searches running at once across all sessions; more wait their turn.
+    /// Search slots across all sessions: a job takes one per thread, in
+    /// the order jobs asked; a timed search waits for them at most half
+    /// its time, then runs beside the others (see `session::start_job`).
     pub max_searches: usize,
     /// How long a shutdown waits for sessions to wind down before giving up.
     pub shutdown_grace: Duration,

@@ -131,7 +131,7 @@ where
             _ = shared.shutdown.cancelled(), if !closing => Event::Shutdown,
             frame = frames.next(), if reading => Event::Input(frame),
             _ = out.closed(), if !closing => Event::WriterGone,
-            _ = &mut idle, if idle_after.is_some() && job.is_none() && !closing => Event::Idle,
+            _ = &mut idle, if idle_after.is_some() && session.awaits_input() && !closing => Event::Idle,
         };
         let mut action = None;
         match event {
@@ -158,19 +158,23 @@ where
                 if let Some(Err(e)) = end {
                     debug!("read error: {e}");
                 }
-                // The peer is gone or done talking; a search it started has
-                // no one left to wait for it.
+                // The peer is done talking: what it asked for still runs,
+                // except a search only `stop` would end.
                 reading = false;
                 input_ended = true;
                 closing = true;
-                session.interrupt();
-                job.iter().for_each(Running::stopping);
+                session.end_input();
+                if let Some(running) = &job
+                    && session.stop_requested()
+                {
+                    running.stopping();
+                }
             }
             Event::WriterGone => {
                 debug!("peer stopped taking output");
                 reading = false;
                 closing = true;
-                session.interrupt();
+                session.abandon();
                 job.iter().for_each(Running::stopping);
             }
             Event::JobDone(Some(done)) => {
@@ -189,7 +193,7 @@ where
                 }
                 reading = false;
                 closing = true;
-                session.interrupt();
+                session.abandon();
                 job.iter().for_each(Running::stopping);
             }
             Event::Idle => {
@@ -200,34 +204,41 @@ where
                 send(&out, error(ErrorCode::IdleTimeout, detail)).await;
                 reading = false;
                 closing = true;
+                session.abandon();
+                job.iter().for_each(Running::stopping);
             }
         }
-        match action {
-            None => {}
-            Some(Action::Reply(lines)) if !said_bye => send_all(&out, lines).await,
-            Some(Action::Reply(_)) => {}
-            Some(Action::Run(new_job)) => {
-                if job.is_some() {
-                    // The protocol answers busy itself; never two jobs.
-                    error!("session asked for a second job while one runs; dropped");
-                } else {
-                    let running = start_job(*new_job, out.clone(), &shared);
-                    if closing {
-                        session.interrupt();
-                        running.stopping();
+        // An action, then the lines that waited for the job, until one
+        // starts another job or nothing waits.
+        while let Some(next) = action.take() {
+            match next {
+                Action::Reply(lines) if !said_bye => send_all(&out, lines).await,
+                Action::Reply(_) => {}
+                Action::Run(new_job) => {
+                    if job.is_some() {
+                        // The protocol queues lines itself; never two jobs.
+                        error!("session asked for a second job while one runs; dropped");
+                    } else {
+                        let running = start_job(*new_job, out.clone(), &shared);
+                        if session.stop_requested() {
+                            running.stopping();
+                        }
+                        job = Some(running);
                     }
-                    job = Some(running);
+                }
+                Action::Quit(lines) => {
+                    if !said_bye {
+                        send_all(&out, lines).await;
+                    }
+                    said_bye = true;
+                    reading = false;
+                    closing = true;
+                    session.abandon();
+                    job.iter().for_each(Running::stopping);
                 }
             }
-            Some(Action::Quit(lines)) => {
-                if !said_bye {
-                    send_all(&out, lines).await;
-                }
-                said_bye = true;
-                reading = false;
-                closing = true;
-                session.interrupt();
-                job.iter().for_each(Running::stopping);
+            if !said_bye {
+                action = session.next_queued();
             }
         }
         if let Some(d) = idle_after {

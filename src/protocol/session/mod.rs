@@ -9,6 +9,7 @@ mod chess;
 mod game;
 mod job;
 mod options;
+mod queue;
 mod search;
 
 use job::{EngineSlot, Finished, Work};
@@ -21,6 +22,7 @@ use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits};
 use crate::rules::{Game, Position, RuleSet};
 use game::file_order;
 use search::{analyse_limits, solution_line};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -77,6 +79,8 @@ struct Running {
     /// starts, and whether it came.
     ponder: Option<Limits>,
     ponderhit: bool,
+    /// It ends on its own (see [`JobTerms::bounded`]).
+    bounded: bool,
 }
 
 pub struct Session {
@@ -94,6 +98,13 @@ pub struct Session {
     /// searches (on the job's thread; see [`EngineSlot`]).
     clear_tables: bool,
     running: Option<Running>,
+    /// Lines that arrived while a job ran, to handle in order once it ends
+    /// (see `queue`).
+    queued: VecDeque<String>,
+    /// The input has ended (or `quit` came with lines still queued): what
+    /// is queued still runs, but a job that would never end on its own is
+    /// stopped as it starts.
+    ending: bool,
 }
 
 type Reply = Result<Vec<String>, ParseError>;
@@ -116,6 +127,8 @@ impl Session {
             engine: None,
             clear_tables: false,
             running: None,
+            queued: VecDeque::new(),
+            ending: false,
         }
     }
 
@@ -141,16 +154,23 @@ impl Session {
         }
     }
 
-    /// Handles one input line (without its line ending).
+    /// Handles one input line (without its line ending). While a job runs,
+    /// `isready`, `stop`, `quit` and `ponderhit` are answered at once and
+    /// every other line waits its turn (see [`Session::next_queued`]).
     pub fn handle_line(&mut self, line: &str) -> Action {
-        let command = match parse(line) {
+        let parsed = parse(line);
+        if self.running.is_some() {
+            return match parsed {
+                Ok(None) => Action::Reply(Vec::new()),
+                Ok(Some(command)) if answers_while_busy(&command) => self.while_busy(&command),
+                _ => self.queue(line),
+            };
+        }
+        let command = match parsed {
             Ok(Some(c)) => c,
             Ok(None) => return Action::Reply(Vec::new()),
             Err(e) => return Action::Reply(vec![error(e.code, e.detail)]),
         };
-        if let Some(action) = self.while_busy(&command) {
-            return action;
-        }
         if let Some(reply) = self.chess_command(&command) {
             return Action::Reply(reply.unwrap_or_else(|e| vec![error(e.code, e.detail)]));
         }
@@ -217,41 +237,44 @@ impl Session {
         Action::Reply(reply.unwrap_or_else(|e| vec![error(e.code, e.detail)]))
     }
 
-    /// What a command does while a job runs: read-only commands answer as
-    /// usual, `stop` and `quit` wait for the job, the rest are refused.
-    fn while_busy(&mut self, command: &Command) -> Option<Action> {
-        let running = self.running.as_mut()?;
+    /// The commands that do not wait for a running job (see
+    /// [`answers_while_busy`]): `isready` answers, `stop` and `quit` stop
+    /// the job and answer after its lines, `ponderhit` turns pondering into
+    /// the real search.
+    fn while_busy(&mut self, command: &Command) -> Action {
+        let Some(running) = self.running.as_mut() else {
+            return Action::Reply(Vec::new());
+        };
         match command {
             Command::Stop => {
                 running.stop.store(true, Ordering::Relaxed);
                 running.deferred.push("ok stop".into());
-                Some(Action::Reply(Vec::new()))
+                Action::Reply(Vec::new())
+            }
+            // With lines queued, they still run (like the end of input)
+            // and `quit` comes last; otherwise it follows the job.
+            Command::Quit if !self.queued.is_empty() => {
+                running.stop.store(true, Ordering::Relaxed);
+                self.ending = true;
+                self.queued.push_back("quit".into());
+                Action::Reply(Vec::new())
             }
             Command::Quit => {
                 running.stop.store(true, Ordering::Relaxed);
                 running.quit = true;
-                Some(Action::Reply(Vec::new()))
+                Action::Reply(Vec::new())
             }
             // The pondering ends, and its job's end starts the real search.
             Command::PonderHit if running.ponder.is_some() && !running.ponderhit => {
                 running.ponderhit = true;
                 running.stop.store(true, Ordering::Relaxed);
-                Some(Action::Reply(vec!["ok ponderhit".into()]))
+                Action::Reply(vec!["ok ponderhit".into()])
             }
-            Command::PonderHit => Some(Action::Reply(vec![error(
+            Command::PonderHit => Action::Reply(vec![error(
                 ErrorCode::WrongState,
                 "no go ponder is running",
-            )])),
-            Command::Uci
-            | Command::IsReady
-            | Command::Help
-            | Command::Board
-            | Command::Fen
-            | Command::Moves => None,
-            _ => Some(Action::Reply(vec![error(
-                ErrorCode::Busy,
-                "a search is running (send stop first)",
-            )])),
+            )]),
+            _ => Action::Reply(vec!["readyok".into()]),
         }
     }
 
@@ -314,15 +337,23 @@ impl Session {
     }
 
     fn start(&mut self, work: Work) -> Action {
-        let stop = Arc::new(AtomicBool::new(false));
+        let job = Job {
+            work,
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let bounded = job.terms().bounded;
+        if self.ending && !bounded {
+            job.stop.store(true, Ordering::Relaxed);
+        }
         self.running = Some(Running {
-            stop: stop.clone(),
+            stop: job.stop.clone(),
             deferred: Vec::new(),
             quit: false,
             ponder: None,
             ponderhit: false,
+            bounded,
         });
-        Action::Run(Box::new(Job { work, stop }))
+        Action::Run(Box::new(job))
     }
 
     /// When a `go ponder` ends by `ponderhit` (and not by `stop` or `quit`
@@ -389,6 +420,14 @@ impl Session {
             _ => vec![format!("ok newgame {variant} awaiting gaps")],
         }
     }
+}
+
+/// Commands answered while a job runs; every other line waits its turn.
+fn answers_while_busy(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::IsReady | Command::Stop | Command::Quit | Command::PonderHit
+    )
 }
 
 fn no_position() -> ParseError {

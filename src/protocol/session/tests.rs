@@ -149,9 +149,6 @@ fn while_busy_stop_and_quit_answer_after_the_job() {
     };
     assert!(s.is_busy());
     assert!(matches!(s.handle_line("isready"), Action::Reply(l) if l == ["readyok"]));
-    assert!(
-        matches!(s.handle_line("move e2e4"), Action::Reply(l) if l[0].starts_with("error busy"))
-    );
     assert!(!s.stop_requested());
     assert!(matches!(s.handle_line("STOP"), Action::Reply(l) if l.is_empty()));
     assert!(s.stop_requested());
@@ -162,6 +159,103 @@ fn while_busy_stop_and_quit_answer_after_the_job() {
     };
     assert_eq!(finals(&lines)[1..], ["ok stop", "ok bye"]);
     assert!(lines[0].starts_with("bestmove ") && lines[0] != "bestmove (none)");
+}
+
+/// Runs the session's actions as the server does: a job to its end, then
+/// whatever waited behind it.
+fn settle(s: &mut Session, mut action: Action, out: &mut Vec<String>) {
+    loop {
+        match action {
+            Action::Reply(l) => out.extend(l),
+            Action::Quit(l) => {
+                out.extend(l);
+                return;
+            }
+            Action::Run(job) => {
+                let done = job.run(&mut |_| {});
+                action = s.finish(done);
+                continue;
+            }
+        }
+        match s.next_queued() {
+            Some(next) => action = next,
+            None => return,
+        }
+    }
+}
+
+#[test]
+fn lines_sent_during_a_job_wait_their_turn() {
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["position startpos gaps AH"]);
+    let Action::Run(job) = s.handle_line("go depth 2") else {
+        panic!("go must start a job")
+    };
+    // Queued: no answer yet, and no error.
+    for line in ["fen", "bogus", "go depth 1", "board"] {
+        assert!(matches!(s.handle_line(line), Action::Reply(l) if l.is_empty()));
+    }
+    assert!(matches!(s.handle_line("isready"), Action::Reply(l) if l == ["readyok"]));
+    let done = job.run(&mut |_| {});
+    let first = s.finish(done);
+    let mut out = Vec::new();
+    settle(&mut s, first, &mut out);
+    let finals = finals(&out);
+    assert!(finals[0].starts_with("bestmove "));
+    // The fen after white's move, then the error, black's move, the board.
+    assert!(finals[1].starts_with("ok fen ") && finals[1].ends_with(" b -"));
+    assert!(finals[2].starts_with("error unknown-command"));
+    assert!(finals[3].starts_with("bestmove "));
+    assert_eq!(finals.last(), Some(&"ok board"));
+    assert!(s.next_queued().is_none());
+}
+
+#[test]
+fn quit_with_lines_queued_runs_them_first() {
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["position startpos gaps AH"]);
+    let Action::Run(job) = s.handle_line("go infinite") else {
+        panic!("go must start a job")
+    };
+    s.handle_line("fen");
+    s.handle_line("go infinite");
+    s.handle_line("quit");
+    // quit stops the running search; the queued infinite one is stopped as
+    // it starts, so the session ends.
+    assert!(s.stop_requested());
+    let done = job.run(&mut |_| {});
+    let first = s.finish(done);
+    let mut out = Vec::new();
+    settle(&mut s, first, &mut out);
+    let finals = finals(&out);
+    assert!(finals[0].starts_with("bestmove "));
+    assert!(finals[1].starts_with("ok fen "));
+    assert!(finals[2].starts_with("bestmove "));
+    assert_eq!(finals[3], "ok bye");
+}
+
+#[test]
+fn the_end_of_input_lets_bounded_work_finish() {
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["position startpos gaps AH"]);
+    let Action::Run(job) = s.handle_line("go depth 3") else {
+        panic!("go must start a job")
+    };
+    s.handle_line("go infinite");
+    s.end_input();
+    assert!(!s.stop_requested(), "a bounded search finishes");
+    let done = job.run(&mut |_| {});
+    assert!(matches!(s.finish(done), Action::Reply(l) if l[0].starts_with("bestmove ")));
+    let Some(Action::Run(infinite)) = s.next_queued() else {
+        panic!("the queued go runs")
+    };
+    assert!(
+        s.stop_requested(),
+        "an unbounded one is stopped as it starts"
+    );
+    let done = infinite.run(&mut |_| {});
+    assert!(matches!(s.finish(done), Action::Reply(l) if l[0].starts_with("bestmove ")));
+    assert!(s.awaits_input());
 }
 
 #[test]
