@@ -124,3 +124,49 @@ fn selfplay_plays_a_game_between_two_sessions() {
     assert!(first.starts_with("gaps "), "{}", run.stdout);
     assert!(run.stdout.contains("1. "), "{}", run.stdout);
 }
+
+/// python-chess drives pawnrace as a UCI engine: games to a promotion,
+/// analysis, a refused position, `Gaps` for a GUI's `position startpos`,
+/// and not one line it does not understand. python-chess comes from PyPI
+/// (`.ci/run` installs it and sets `PAWNRACE_NEED_PYTHON_CHESS`); on a
+/// machine without it the test says so and passes.
+#[test]
+fn python_chess_drives_pawnrace_as_a_uci_engine() {
+    let script = format!(
+        "{}/clients/python/python_chess_uci.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut child = Command::new(PYTHON)
+        .args([script.as_str(), "--engine", common::BIN])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let mut err = String::new();
+    let _ = stderr.read_to_string(&mut err);
+    let status = wait_exit(&mut child, TIMEOUT);
+    let out = out.join().unwrap_or_default();
+    // The script's code for "python-chess is not installed".
+    if status.and_then(|s| s.code()) == Some(3) {
+        assert!(
+            std::env::var_os("PAWNRACE_NEED_PYTHON_CHESS").is_none(),
+            "python-chess is required here but missing: {err}"
+        );
+        eprintln!("skipped: python-chess is not installed (pip install chess)");
+        return;
+    }
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "python_chess_uci.py failed ({status:?})\nstdout:\n{out}\nstderr:\n{err}"
+    );
+    assert!(out.contains("no complaints"), "{out}");
+}

@@ -141,11 +141,11 @@ impl PawnracePlayer {
                 opened.map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start: {e}")))?;
             self.conn = Some(conn);
             let patience = self.command_patience;
-            // `uci` is optional in the protocol's spirit: an engine may
-            // refuse it with an error line, but it must answer something.
-            let greeting = self
-                .command("uci", patience)
-                .and_then(|_| self.expect("isready", "readyok", patience));
+            // Not `uci`: it would put pawnrace in UCI mode, where
+            // `position` and `newgame`'s UCI spelling answer nothing, and
+            // this player speaks the protocol's own dialect, one final line
+            // per command.
+            let greeting = self.expect("isready", "readyok", patience);
             if let Err(fault) = greeting {
                 self.conn = None;
                 return Err(fault);

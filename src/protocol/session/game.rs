@@ -34,11 +34,23 @@ impl Session {
         Ok(())
     }
 
-    /// Sets up a position and plays `moves` from it, all or nothing.
+    /// Sets up a position and plays `moves` from it, all or nothing. A
+    /// refused one leaves no position (see [`State::Refused`]).
     pub(super) fn position(&mut self, setup: Setup, moves: &[String]) -> Reply {
+        let reply = self.set_position(setup, moves);
+        if let Err(e) = &reply {
+            self.state = State::Refused(self.rules(), e.detail.clone());
+        }
+        reply
+    }
+
+    fn set_position(&mut self, setup: Setup, moves: &[String]) -> Reply {
         let rules = self.rules();
         let mut game = match setup {
-            Setup::StartPos(gaps) => match (rules.has_gaps(), gaps) {
+            Setup::StartPos(gaps) => match (
+                rules.has_gaps(),
+                gaps.or(self.gaps_option.filter(|_| rules.has_gaps())),
+            ) {
                 (true, None) => {
                     if !moves.is_empty() {
                         return Err(fail(

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 pub struct Job {
     pub(super) work: Work,
     pub(super) stop: Arc<AtomicBool>,
+    /// Lines to emit as the job starts, before its own.
+    pub(super) preamble: Vec<String>,
 }
 
 /// The session's engine as a job takes it. Making, resizing and clearing
@@ -191,6 +193,9 @@ impl Job {
     /// Runs to completion on the calling thread. `emit` gets progress lines
     /// (`info ...`) as they are produced.
     pub fn run(self, emit: &mut dyn FnMut(String)) -> JobDone {
+        for line in self.preamble {
+            emit(line);
+        }
         let stop = &*self.stop;
         let result = match self.work {
             Work::Search {

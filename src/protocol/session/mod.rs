@@ -11,6 +11,7 @@ mod job;
 mod options;
 mod queue;
 mod search;
+mod uci;
 
 use job::{EngineSlot, Finished, Work};
 pub use job::{Job, JobDone, JobTerms};
@@ -19,7 +20,7 @@ use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
 use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits};
 
-use crate::rules::{Game, Position, RuleSet};
+use crate::rules::{Game, Gaps, Position, RuleSet};
 use game::file_order;
 use search::{analyse_limits, solution_line};
 use std::collections::VecDeque;
@@ -68,6 +69,10 @@ enum State {
     /// The chess validator's game: every position so far, the current last,
     /// so that `undo` can step back.
     Chess(Vec<crate::chess::Game>),
+    /// The last `position` was refused (the reason kept): the game it was
+    /// meant to replace is gone too, so that a client that never reads
+    /// `error` lines (a UCI GUI) gets no move for the wrong position.
+    Refused(RuleSet, String),
 }
 
 /// A job that is out, and the replies that wait for it.
@@ -81,6 +86,10 @@ struct Running {
     ponderhit: bool,
     /// It ends on its own (see [`JobTerms::bounded`]).
     bounded: bool,
+    /// A UCI `go` before the gaps were chosen: once the engine has chosen
+    /// them, the search on these limits follows, so that `go` still ends
+    /// in `bestmove`.
+    search_after_gaps: Option<Limits>,
 }
 
 pub struct Session {
@@ -105,6 +114,10 @@ pub struct Session {
     /// is queued still runs, but a job that would never end on its own is
     /// stopped as it starts.
     ending: bool,
+    /// `uci` was sent: the session speaks UCI (see `uci`).
+    uci: bool,
+    /// The `Gaps` option: what `position startpos` without gaps uses.
+    gaps_option: Option<Gaps>,
 }
 
 type Reply = Result<Vec<String>, ParseError>;
@@ -129,6 +142,8 @@ impl Session {
             running: None,
             queued: VecDeque::new(),
             ending: false,
+            uci: false,
+            gaps_option: None,
         }
     }
 
@@ -158,6 +173,12 @@ impl Session {
     /// `isready`, `stop`, `quit` and `ponderhit` are answered at once and
     /// every other line waits its turn (see [`Session::next_queued`]).
     pub fn handle_line(&mut self, line: &str) -> Action {
+        self.note_dialect(line);
+        let action = self.handle(line);
+        self.speak(Some(line), action)
+    }
+
+    fn handle(&mut self, line: &str) -> Action {
         let parsed = parse(line);
         if self.running.is_some() {
             return match parsed {
@@ -169,13 +190,16 @@ impl Session {
         let command = match parsed {
             Ok(Some(c)) => c,
             Ok(None) => return Action::Reply(Vec::new()),
-            Err(e) => return Action::Reply(vec![error(e.code, e.detail)]),
+            Err(e) => {
+                self.refuse_position(line, &e.detail);
+                return Action::Reply(vec![error(e.code, e.detail)]);
+            }
         };
         if let Some(reply) = self.chess_command(&command) {
             return Action::Reply(reply.unwrap_or_else(|e| vec![error(e.code, e.detail)]));
         }
         let reply = match command {
-            Command::Uci => Ok(self.uci()),
+            Command::Uci => Ok(self.greeting()),
             Command::IsReady => Ok(vec!["readyok".into()]),
             Command::Help => Ok(help()),
             Command::Quit => return Action::Quit(vec!["ok bye".into()]),
@@ -280,6 +304,11 @@ impl Session {
 
     /// Takes a finished job's result; returns its final lines.
     pub fn finish(&mut self, done: JobDone) -> Action {
+        let action = self.finished(done);
+        self.speak(None, action)
+    }
+
+    fn finished(&mut self, done: JobDone) -> Action {
         let mut lines = match done.result {
             Finished::Search { engine, result } => {
                 self.engine = Some(engine);
@@ -290,9 +319,31 @@ impl Session {
             }
             Finished::ChooseGaps { engine, gaps } => {
                 self.engine = Some(engine);
-                match self.start_game(gaps) {
-                    Ok(()) => vec![format!("ok gaps {gaps}")],
-                    Err(e) => vec![error(e.code, e.detail)],
+                let then = self
+                    .running
+                    .as_mut()
+                    .and_then(|r| r.search_after_gaps.take());
+                match (self.start_game(gaps), then) {
+                    (Ok(()), Some(limits)) if !self.stop_requested() => {
+                        self.running = None;
+                        let said = format!("info string gaps {gaps}");
+                        return match self.go(limits) {
+                            Action::Reply(mut lines) => {
+                                lines.insert(0, said);
+                                Action::Reply(lines)
+                            }
+                            Action::Run(mut job) => {
+                                job.preamble.push(said);
+                                Action::Run(job)
+                            }
+                            quit => quit,
+                        };
+                    }
+                    (Ok(()), Some(_)) => {
+                        vec![format!("info string gaps {gaps}"), "bestmove (none)".into()]
+                    }
+                    (Ok(()), None) => vec![format!("ok gaps {gaps}")],
+                    (Err(e), _) => vec![error(e.code, e.detail)],
                 }
             }
             Finished::Perft {
@@ -340,6 +391,7 @@ impl Session {
         let job = Job {
             work,
             stop: Arc::new(AtomicBool::new(false)),
+            preamble: Vec::new(),
         };
         let bounded = job.terms().bounded;
         if self.ending && !bounded {
@@ -352,6 +404,7 @@ impl Session {
             ponder: None,
             ponderhit: false,
             bounded,
+            search_after_gaps: None,
         });
         Action::Run(Box::new(job))
     }
@@ -380,6 +433,7 @@ impl Session {
     fn game(&self) -> Result<&Game, ParseError> {
         match &self.state {
             State::Playing(g) => Ok(g),
+            State::Refused(_, why) => Err(refused(why)),
             _ => Err(no_position()),
         }
     }
@@ -387,6 +441,7 @@ impl Session {
     fn game_mut(&mut self) -> Result<&mut Game, ParseError> {
         match &mut self.state {
             State::Playing(g) => Ok(g),
+            State::Refused(_, why) => Err(refused(why)),
             _ => Err(no_position()),
         }
     }
@@ -395,7 +450,7 @@ impl Session {
     /// (`chess_command` answers them all), so any answer would do.
     fn rules(&self) -> RuleSet {
         match &self.state {
-            State::AwaitingGaps(r) => *r,
+            State::AwaitingGaps(r) | State::Refused(r, _) => *r,
             State::Playing(g) => *g.rules(),
             State::Chess(_) => RuleSet::PAWNRACE,
         }
@@ -427,6 +482,13 @@ fn answers_while_busy(command: &Command) -> bool {
     matches!(
         command,
         Command::IsReady | Command::Stop | Command::Quit | Command::PonderHit
+    )
+}
+
+fn refused(why: &str) -> ParseError {
+    fail(
+        ErrorCode::WrongState,
+        format!("no position: the last position command was refused ({why})"),
     )
 }
 

@@ -2,9 +2,10 @@
 
 use super::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Reply, Session, fail};
 use crate::protocol::reply::ErrorCode;
+use crate::rules::Gaps;
 
 impl Session {
-    pub(super) fn uci(&self) -> Vec<String> {
+    pub(super) fn greeting(&self) -> Vec<String> {
         vec![
             "id name pawnrace".into(),
             format!("id version {}", env!("CARGO_PKG_VERSION")),
@@ -21,6 +22,7 @@ impl Session {
                 max_threads()
             ),
             "option name Ponder type check default false".into(),
+            "option name Gaps type string default <empty>".into(),
             "uciok".into(),
         ]
     }
@@ -55,6 +57,22 @@ impl Session {
                 _ => return Err(fail(ErrorCode::BadArgument, "Ponder takes true or false")),
             };
             Ok(vec![format!("ok setoption Ponder {on}")])
+        } else if name.eq_ignore_ascii_case("gaps") {
+            // What `position startpos` without gaps starts from: a chess
+            // GUI knows only `position startpos`.
+            let text = value.map(str::trim).unwrap_or("");
+            if text.is_empty() || text == "<empty>" || text.eq_ignore_ascii_case("none") {
+                self.gaps_option = None;
+                return Ok(vec!["ok setoption Gaps none".into()]);
+            }
+            let gaps: Gaps = text.parse().map_err(|e| {
+                fail(
+                    ErrorCode::BadArgument,
+                    format!("Gaps takes two files like AH, or none: {e}"),
+                )
+            })?;
+            self.gaps_option = Some(gaps);
+            Ok(vec![format!("ok setoption Gaps {gaps}")])
         } else if name.eq_ignore_ascii_case("move overhead") {
             let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
             self.move_overhead_ms = ms;
@@ -62,7 +80,9 @@ impl Session {
         } else {
             Err(fail(
                 ErrorCode::BadArgument,
-                format!("unknown option '{name}' (known: Hash, Move Overhead, Threads, Ponder)"),
+                format!(
+                    "unknown option '{name}' (known: Hash, Move Overhead, Threads, Ponder, Gaps)"
+                ),
             ))
         }
     }

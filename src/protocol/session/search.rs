@@ -16,20 +16,32 @@ impl Session {
                 let rules = *rules;
                 let engine = self.take_engine();
                 // Pondering is for a game under way; the gaps are chosen now.
-                let limits = Limits {
+                let gaps_limits = Limits {
                     ponder: false,
-                    ..limits
+                    ..limits.clone()
                 };
-                self.start(Work::ChooseGaps {
+                let action = self.start(Work::ChooseGaps {
                     engine,
                     rules,
-                    limits,
-                })
+                    limits: gaps_limits,
+                });
+                // A UCI GUI waits for `bestmove` whatever happens: the
+                // search follows the choice.
+                if self.uci
+                    && let Some(running) = &mut self.running
+                {
+                    running.search_after_gaps = Some(limits);
+                }
+                action
             }
-            State::Chess(_) => Action::Reply(vec![error(
+            State::Chess(_) => self.no_search(error(
                 ErrorCode::Unsupported,
                 "the engine plays pawn games only",
-            )]),
+            )),
+            State::Refused(_, why) => {
+                let detail = format!("no position: the last position command was refused ({why})");
+                self.no_search(error(ErrorCode::WrongState, detail))
+            }
             State::Playing(game) if game.outcome().is_some() => {
                 Action::Reply(vec!["bestmove (none)".into()])
             }
@@ -67,6 +79,16 @@ impl Session {
                 })
             }
         }
+    }
+
+    /// A `go` that cannot search: the error, and for a UCI GUI, which waits
+    /// for `bestmove` and never reads errors, `bestmove (none)` too.
+    fn no_search(&self, error_line: String) -> Action {
+        let mut lines = vec![error_line];
+        if self.uci {
+            lines.push("bestmove (none)".into());
+        }
+        Action::Reply(lines)
     }
 
     /// Plays the engine's move on the board. Nothing else could change the

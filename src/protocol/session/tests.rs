@@ -288,7 +288,7 @@ fn mini4_plays_without_gaps() {
 }
 
 #[test]
-fn position_with_a_bad_move_changes_nothing() {
+fn a_refused_position_leaves_no_position() {
     let mut s = Session::new(SessionOptions::default());
     let out = drive(
         &mut s,
@@ -296,13 +296,79 @@ fn position_with_a_bad_move_changes_nothing() {
             "position startpos gaps AH moves e2e4",
             "position startpos gaps AH moves e2e4 e7e4",
             "fen",
+            "go movetime 50",
+            "position startpos gaps AH moves e2e4",
+            "position startpos gaps ZZ",
+            "fen",
+            "position startpos gaps AH",
+            "fen",
         ],
     );
     assert_eq!(
         out[1],
         "error illegal-move move 2 (e7e4): e7e4 is not legal here (black to move)"
     );
-    assert_eq!(out[2], "ok fen 8/ppppppp1/8/8/4P3/8/1PPP1PPP/8 b -");
+    // The old game is gone: no move is played for it.
+    let gone = "error wrong-state no position: the last position command was refused";
+    assert!(out[2].starts_with(gone), "{}", out[2]);
+    assert!(out[3].starts_with(gone), "{}", out[3]);
+    // A position that does not even parse replaces the game too.
+    assert!(out[5].starts_with("error bad-argument"), "{}", out[5]);
+    assert!(out[6].starts_with(gone), "{}", out[6]);
+    assert_eq!(out[8], "ok fen 8/ppppppp1/8/8/8/8/1PPPPPPP/8 w -");
+}
+
+#[test]
+fn uci_mode_answers_as_uci_does() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "uci",
+            "setoption name Gaps value AH",
+            "ucinewgame",
+            "position startpos moves h2h4",
+            "isready",
+            "position fen 8/8/8 w -",
+            "go depth 2",
+            "setoption name Gaps value none",
+            "position startpos",
+            "go depth 2",
+            "stop",
+            "quit",
+        ],
+    );
+    let from = out.iter().position(|l| l == "uciok").unwrap() + 1;
+    let told = |l: &&String| {
+        !l.starts_with("info ")
+            || ["error", "gaps"]
+                .iter()
+                .any(|w| l.starts_with(&format!("info string {w}")))
+    };
+    let out: Vec<&str> = out[from..]
+        .iter()
+        .filter(told)
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        out[0], "readyok",
+        "position, setoption, ucinewgame say nothing"
+    );
+    assert!(
+        out[1].starts_with("info string error bad-position "),
+        "{}",
+        out[1]
+    );
+    assert!(
+        out[2].starts_with("info string error wrong-state "),
+        "{}",
+        out[2]
+    );
+    assert_eq!(out[3], "bestmove (none)");
+    // Without gaps, the engine chooses them and plays white's first move.
+    assert_eq!(out[4], "info string gaps AF");
+    assert!(out[5].starts_with("bestmove ") && out[5] != "bestmove (none)");
+    assert_eq!(out.len(), 6, "stop and quit say nothing: {out:?}");
 }
 
 #[test]
@@ -323,7 +389,7 @@ fn options() {
     assert_eq!(out[1], "error bad-argument Hash takes MiB from 1 to 1024");
     assert_eq!(
         out[2],
-        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder)"
+        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder, Gaps)"
     );
     assert_eq!(out[3], "ok setoption Move Overhead 100");
     assert_eq!(
