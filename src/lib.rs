@@ -18,7 +18,7 @@ pub mod autorunner;
 pub mod chess;
 pub mod engine;
 mod eval;
-mod memory;
+pub mod memory;
 pub mod problems;
 pub mod proofs;
 pub mod protocol;

@@ -84,6 +84,13 @@ struct CommonArgs {
     /// The most `setoption name Hash` may ask for, MiB.
     #[arg(long, global = true, default_value_t = SessionOptions::default().max_hash_mib)]
     max_hash: usize,
+    /// MiB that all sessions' tables together may take (default: half the
+    /// machine's memory). A session's tables start small and grow with its
+    /// searches, up to Hash, while the budget lasts; past it they are made
+    /// smaller, down to a few buckets, and `setoption name Hash` beyond what
+    /// is left is refused.
+    #[arg(long, global = true, default_value_t = pawnrace::memory::default_budget_mib())]
+    max_memory: usize,
     /// Longest accepted input line, bytes.
     #[arg(long, global = true, default_value_t = ServerConfig::default().max_line_length)]
     max_line_length: usize,
@@ -178,6 +185,7 @@ fn main() -> ExitCode {
         session: SessionOptions {
             hash_mib: common.hash,
             max_hash_mib: common.max_hash,
+            memory: pawnrace::memory::MemoryBudget::new(common.max_memory),
         },
         ..ServerConfig::default()
     };

@@ -2,6 +2,7 @@
 
 use crate::analysis::{GameAnalysis, PositionDone, analyse, write};
 use crate::engine::{Engine, Limits, SearchResult};
+use crate::memory::{MemoryBudget, Reservation};
 use crate::protocol::reply::info_line;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
 use crate::solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Value};
@@ -17,40 +18,50 @@ pub struct Job {
     pub(super) preamble: Vec<String>,
 }
 
-/// The session's engine as a job takes it. Making, resizing and clearing
-/// tables costs up to a second at large sizes, so it happens in
+/// The session's engine as a job takes it. Making and resizing tables
+/// costs up to a second at large sizes, so it happens in
 /// [`EngineSlot::ready`] on the job's thread, never on the thread that
 /// reads the peer's lines.
 pub(super) struct EngineSlot {
-    pub(super) engine: Option<Box<Engine>>,
-    /// The `Hash` option: the most the tables may take.
+    pub(super) held: Option<Held>,
+    /// The `Hash` option: the most each table may take.
     pub(super) hash_mib: usize,
     pub(super) threads: usize,
-    /// A new game began since the engine last searched.
-    pub(super) clear: bool,
+    pub(super) budget: Arc<MemoryBudget>,
+}
+
+/// An engine and the memory its tables hold from the server's budget.
+pub(super) struct Held {
+    pub(super) engine: Box<Engine>,
+    pub(super) memory: Reservation,
 }
 
 impl EngineSlot {
     /// The engine, with tables fit for a search of at most `allowance_ms`
-    /// (see [`Engine::table_mib_for`]): they grow for a longer search than
-    /// any before, and shrink only when `Hash` went below them.
-    fn ready(self, allowance_ms: Option<u64>) -> Box<Engine> {
+    /// (see [`Engine::table_mib_for`]) and what the budget has left: they
+    /// grow for a longer search than any before, and shrink only when
+    /// `Hash` went below them.
+    fn ready(self, allowance_ms: Option<u64>) -> Held {
         let want = Engine::table_mib_for(allowance_ms, self.hash_mib);
-        let mut engine = match self.engine {
-            Some(mut engine) if engine.hash_mib() < want || engine.hash_mib() > self.hash_mib => {
-                engine.set_hash(want);
-                engine
-            }
-            Some(mut engine) => {
-                if self.clear {
-                    engine.new_game();
+        let mut held = match self.held {
+            Some(held) if (want..=self.hash_mib).contains(&held.engine.hash_mib()) => held,
+            old => {
+                // The old tables and their memory go before new ones come.
+                drop(old);
+                // Two tables of the size: the search's and the solver's.
+                // With the budget spent they are made as small as they go
+                // (a few buckets): a crowded server plays weaker, within
+                // its memory.
+                let memory = self.budget.reserve(2 * want, 0);
+                let mib = memory.mib() / 2;
+                Held {
+                    engine: Box::new(Engine::new(mib)),
+                    memory,
                 }
-                engine
             }
-            None => Box::new(Engine::new(want)),
         };
-        engine.set_threads(self.threads);
-        engine
+        held.engine.set_threads(self.threads);
+        held
     }
 }
 
@@ -89,11 +100,11 @@ pub struct JobDone {
 
 pub(super) enum Finished {
     Search {
-        engine: Box<Engine>,
+        engine: Held,
         result: SearchResult,
     },
     ChooseGaps {
-        engine: Box<Engine>,
+        engine: Held,
         gaps: Gaps,
     },
     /// `None` when stopped before it finished.
@@ -102,12 +113,12 @@ pub(super) enum Finished {
     },
     /// `solution` is `None` when a budget ran out or it was stopped.
     Solve {
-        engine: Box<Engine>,
+        engine: Held,
         pos: Position,
         solution: Option<Solution>,
     },
     Analyse {
-        engine: Box<Engine>,
+        engine: Held,
         analysis: GameAnalysis,
     },
 }
@@ -204,7 +215,7 @@ impl Job {
                 limits,
             } => {
                 let mut engine = engine.ready(limits.allowance_ms(pos.side_to_move()));
-                let result = engine.search(&pos, &limits, stop, &mut |info| {
+                let result = engine.engine.search(&pos, &limits, stop, &mut |info| {
                     if let Some((value, plies)) = info.proven {
                         emit(proven_line(value, plies));
                     }
@@ -218,7 +229,7 @@ impl Job {
                 limits,
             } => {
                 let mut engine = engine.ready(limits.allowance_ms(Color::Black));
-                let gaps = engine.choose_gaps(&rules, &limits, stop);
+                let gaps = engine.engine.choose_gaps(&rules, &limits, stop);
                 Finished::ChooseGaps { engine, gaps }
             }
             Work::Perft { pos, depth } => Finished::Perft {
@@ -231,6 +242,7 @@ impl Job {
             } => {
                 let mut engine = engine.ready(None);
                 let solution = engine
+                    .engine
                     .solver()
                     .solve(&pos, &limits, stop, &mut |p| emit(solve_info(p)));
                 Finished::Solve {
@@ -246,9 +258,14 @@ impl Job {
                 limits,
             } => {
                 let mut engine = engine.ready(None);
-                let analysis = analyse(&start, &moves, engine.solver(), &limits, stop, &mut |p| {
-                    emit(analyse_info(p))
-                });
+                let analysis = analyse(
+                    &start,
+                    &moves,
+                    engine.engine.solver(),
+                    &limits,
+                    stop,
+                    &mut |p| emit(analyse_info(p)),
+                );
                 Finished::Analyse { engine, analysis }
             }
         };

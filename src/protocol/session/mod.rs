@@ -13,12 +13,13 @@ mod queue;
 mod search;
 mod uci;
 
-use job::{EngineSlot, Finished, Work};
+use job::{EngineSlot, Finished, Held, Work};
 pub use job::{Job, JobDone, JobTerms};
 
 use super::command::{Command, GameKind, HELP, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
-use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits};
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Limits};
+use crate::memory::MemoryBudget;
 
 use crate::rules::{Game, Gaps, Position, RuleSet};
 use game::file_order;
@@ -37,6 +38,8 @@ pub struct SessionOptions {
     pub hash_mib: usize,
     /// The most `setoption name Hash` may ask for, MiB.
     pub max_hash_mib: usize,
+    /// What every session's tables together may take.
+    pub memory: Arc<MemoryBudget>,
 }
 
 impl Default for SessionOptions {
@@ -44,6 +47,7 @@ impl Default for SessionOptions {
         SessionOptions {
             hash_mib: 16,
             max_hash_mib: 1024,
+            memory: MemoryBudget::unlimited(),
         }
     }
 }
@@ -102,10 +106,9 @@ pub struct Session {
     /// Made on first use, so that idle sessions hold no table; away while a
     /// job has it. Its solver serves `solve` too, and its table outlives one
     /// solve, so that solving the positions of one game in turn is cheap.
-    engine: Option<Box<Engine>>,
-    /// A new game began: the engine's tables are cleared before it next
-    /// searches (on the job's thread; see [`EngineSlot`]).
-    clear_tables: bool,
+    /// A new game, or the end of one, lets it go: its tables are made
+    /// afresh for the next search.
+    engine: Option<Held>,
     running: Option<Running>,
     /// Lines that arrived while a job ran, to handle in order once it ends
     /// (see `queue`).
@@ -138,7 +141,6 @@ impl Session {
             options,
             state: State::AwaitingGaps(RuleSet::PAWNRACE),
             engine: None,
-            clear_tables: false,
             running: None,
             queued: VecDeque::new(),
             ending: false,
@@ -315,7 +317,12 @@ impl Session {
                 if let Some(limits) = self.after_ponderhit() {
                     return self.go(limits);
                 }
-                self.apply_search(result)
+                let lines = self.apply_search(result);
+                if self.game().is_ok_and(|g| g.outcome().is_some()) {
+                    // The game is over: nothing left to use its tables for.
+                    self.engine = None;
+                }
+                lines
             }
             Finished::ChooseGaps { engine, gaps } => {
                 self.engine = Some(engine);
@@ -423,10 +430,10 @@ impl Session {
 
     fn take_engine(&mut self) -> EngineSlot {
         EngineSlot {
-            engine: self.engine.take(),
+            held: self.engine.take(),
             hash_mib: self.hash_mib,
             threads: self.threads,
-            clear: std::mem::take(&mut self.clear_tables),
+            budget: Arc::clone(&self.options.memory),
         }
     }
 
@@ -457,7 +464,8 @@ impl Session {
     }
 
     fn new_game(&mut self, kind: GameKind) -> Vec<String> {
-        self.clear_tables = true;
+        // The old game's tables: their memory goes back to the budget.
+        self.engine = None;
         let variant = match kind {
             GameKind::Chess => {
                 self.state = State::Chess(vec![crate::chess::Game::chess()]);

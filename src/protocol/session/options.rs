@@ -41,6 +41,21 @@ impl Session {
         };
         if name.eq_ignore_ascii_case("hash") {
             let mib = number(1, self.options.max_hash_mib as u64, "MiB")? as usize;
+            // Two tables of the size (the search's and the solver's), and
+            // what this session holds now comes back when they are made.
+            let budget = &self.options.memory;
+            let held = self.engine.as_ref().map_or(0, |h| h.memory.mib());
+            let left = budget.left_mib().saturating_add(held);
+            if mib.saturating_mul(2) > left {
+                return Err(fail(
+                    ErrorCode::BadArgument,
+                    format!(
+                        "Hash {mib} needs {} MiB (the search's table and the solver's); the server's memory budget has {left} MiB left of {}",
+                        mib * 2,
+                        budget.limit_mib()
+                    ),
+                ));
+            }
             // The table is resized when the next job takes the engine.
             self.hash_mib = mib;
             Ok(vec![format!("ok setoption Hash {mib}")])

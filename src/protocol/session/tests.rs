@@ -422,3 +422,55 @@ fn go_plays_at_once_from_what_solve_proved() {
     assert!(nodes_of(&out[i + 1]) < solve_nodes / 10, "{out:?}");
     assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
 }
+
+#[test]
+fn tables_come_from_the_memory_budget_and_go_back() {
+    let memory = crate::memory::MemoryBudget::new(64);
+    let options = SessionOptions {
+        memory: std::sync::Arc::clone(&memory),
+        ..SessionOptions::default()
+    };
+    let mut s = Session::new(options.clone());
+    // Two tables of 64 MiB do not fit in 64.
+    let out = drive(&mut s, &["setoption name Hash value 64"]);
+    assert_eq!(
+        out,
+        [
+            "error bad-argument Hash 64 needs 128 MiB (the search's table and the solver's); the server's memory budget has 64 MiB left of 64"
+        ]
+    );
+    // None until the first search, which takes what it can fill.
+    assert_eq!(memory.used_mib(), 0);
+    drive(
+        &mut s,
+        &["position startpos gaps AH moves b2b3", "go movetime 100"],
+    );
+    assert_eq!(
+        memory.used_mib(),
+        4,
+        "two 2 MiB tables for 70 ms (100 less the overhead)"
+    );
+    drive(&mut s, &["go depth 1"]);
+    assert_eq!(
+        memory.used_mib(),
+        32,
+        "an untimed search grows them to Hash"
+    );
+    // A second session gets what is left; a third, tables of a few buckets,
+    // and still a move.
+    let mut other = Session::new(options.clone());
+    drive(&mut other, &["position startpos gaps AH", "go depth 1"]);
+    assert_eq!(memory.used_mib(), 64);
+    let mut third = Session::new(options);
+    let out = drive(&mut third, &["position startpos gaps AH", "go depth 4"]);
+    assert!(out.last().unwrap().starts_with("bestmove "));
+    assert_eq!(memory.used_mib(), 64);
+    // A new game, the end of a game: back they go.
+    drive(&mut s, &["newgame"]);
+    assert_eq!(memory.used_mib(), 32);
+    drive(
+        &mut other,
+        &["position fen 8/P7/8/8/8/8/7p/8 w -", "go depth 1"],
+    );
+    assert_eq!(memory.used_mib(), 0);
+}
