@@ -389,3 +389,36 @@ fn piped_input_gets_every_answer_and_bounded_work_finishes() {
         "the bounded search reached its depth: {stdout}"
     );
 }
+
+/// Out of file descriptors, the server keeps serving its sessions, tells
+/// newcomers `error busy ...` instead of leaving them waiting in silence,
+/// and logs the episode once, not every failed accept.
+#[test]
+fn out_of_descriptors_newcomers_are_told_and_sessions_go_on() {
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let server = ServerProcess::spawn_with_fd_limit(48, std::sync::Arc::clone(&log));
+    let peers: Vec<Peer> = (0..60).map(|_| Peer::connect(server.addr)).collect();
+    let (mut served, mut told) = (0, 0);
+    for peer in &peers {
+        peer.send("isready");
+        match peer.line().as_str() {
+            "readyok" => served += 1,
+            line => {
+                assert_glob("error busy out of file descriptors*", line);
+                told += 1;
+            }
+        }
+    }
+    assert!(served > 20 && told > 0, "served {served}, told {told}");
+    // The sessions already open still answer.
+    for peer in peers.iter().take(5) {
+        peer.send("isready");
+        assert_eq!(peer.line(), "readyok");
+    }
+    let log = log.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let warned = log
+        .iter()
+        .filter(|l| l.contains("out of file descriptors"))
+        .count();
+    assert_eq!(warned, 1, "{log:?}");
+}

@@ -58,6 +58,7 @@ impl Server {
         };
         let connections = Arc::new(Semaphore::new(config.max_connections));
         let tracker = TaskTracker::new();
+        let mut exhausted = Exhaustion::new();
         tokio::pin!(shutdown);
 
         loop {
@@ -66,12 +67,37 @@ impl Server {
                 accepted = listener.accept() => accepted,
             };
             let (stream, peer) = match accepted {
-                Ok(accepted) => accepted,
+                Ok((stream, _)) if !exhausted.spare_in_hand() => {
+                    // The descriptor the spare needs went to a newcomer: it
+                    // is told to come back, and the spare takes its place.
+                    shared.stats.count_rejected();
+                    let why = "out of file descriptors, try again later".into();
+                    tracker.spawn(reject(stream, why, EXHAUSTED_REJECT_TIMEOUT));
+                    continue;
+                }
+                Ok(accepted) => {
+                    exhausted.over();
+                    accepted
+                }
+                Err(e) if is_out_of_descriptors(&e) => {
+                    // The newcomer waits in the backlog, and would wait in
+                    // silence: the spare descriptor makes room to tell it.
+                    if let Some(stream) = exhausted.begin(&listener).await {
+                        shared.stats.count_rejected();
+                        let why = "out of file descriptors, try again later".into();
+                        tracker.spawn(reject(stream, why, EXHAUSTED_REJECT_TIMEOUT));
+                    }
+                    tokio::select! {
+                        _ = &mut shutdown => break,
+                        _ = tokio::time::sleep(exhausted.pause()) => {}
+                    }
+                    continue;
+                }
                 Err(e) => {
-                    // Mostly out of file descriptors or a connection reset
-                    // before we took it: both pass, so wait and go on.
-                    warn!("accept failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    // A connection reset before we took it, mostly: it
+                    // passes, so wait a moment and go on.
+                    debug!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(10)).await;
                     continue;
                 }
             };
@@ -90,7 +116,8 @@ impl Server {
                 Err(_) => {
                     info!(%peer, "connection refused: at the limit of {}", config.max_connections);
                     shared.stats.count_rejected();
-                    tracker.spawn(reject(stream, config.max_connections));
+                    let why = format!("too many connections (limit {})", config.max_connections);
+                    tracker.spawn(reject(stream, why, REJECT_TIMEOUT));
                 }
             }
         }
@@ -112,13 +139,113 @@ impl Server {
     }
 }
 
-/// Tells a peer over the cap why, instead of leaving it hanging.
-async fn reject(mut stream: TcpStream, limit: usize) {
-    let line = crate::protocol::reply::error(
-        crate::protocol::ErrorCode::Busy,
-        format!("too many connections (limit {limit})"),
-    );
-    let _ = tokio::time::timeout(REJECT_TIMEOUT, async {
+fn is_out_of_descriptors(e: &io::Error) -> bool {
+    // EMFILE (this process) and ENFILE (the whole system), on Linux and
+    // the BSDs alike.
+    matches!(e.raw_os_error(), Some(23 | 24))
+}
+
+/// Running out of file descriptors: an episode is logged once as it begins
+/// and once as it ends (not every failed accept), accepting backs off from
+/// 10 to 200 ms, and one descriptor is kept in reserve, so that a newcomer
+/// can be accepted, told `error busy ...` and closed rather than left
+/// waiting in silence.
+struct Exhaustion {
+    spare: Option<std::fs::File>,
+    failures: u64,
+    since: Option<std::time::Instant>,
+    last_failure: Option<std::time::Instant>,
+}
+
+/// An episode of exhaustion ends after this long without a failed accept.
+const EXHAUSTION_QUIET: Duration = Duration::from_secs(1);
+
+/// How long a newcomer turned away for want of descriptors gets to take
+/// its line: its descriptor is what the next newcomer needs.
+const EXHAUSTED_REJECT_TIMEOUT: Duration = Duration::from_millis(200);
+
+impl Exhaustion {
+    fn new() -> Exhaustion {
+        Exhaustion {
+            spare: open_spare(),
+            failures: 0,
+            since: None,
+            last_failure: None,
+        }
+    }
+
+    /// One failed accept; returns the newcomer if the spare descriptor let
+    /// us take it.
+    async fn begin(&mut self, listener: &TcpListener) -> Option<TcpStream> {
+        if self.since.is_none() {
+            warn!(
+                "out of file descriptors: serving the open sessions, telling newcomers to come back"
+            );
+            self.since = Some(std::time::Instant::now());
+        }
+        self.failures += 1;
+        self.last_failure = Some(std::time::Instant::now());
+        if self.spare.is_none() {
+            // The last newcomer told has gone: its descriptor is free.
+            self.spare = open_spare();
+        }
+        let spare = self.spare.take()?;
+        drop(spare);
+        let newcomer = tokio::time::timeout(Duration::from_millis(10), listener.accept()).await;
+        let stream = match newcomer {
+            Ok(Ok((stream, _))) => Some(stream),
+            _ => None,
+        };
+        // Taken again once the newcomer's descriptor is closed, if not now.
+        self.spare = open_spare();
+        stream
+    }
+
+    /// Whether the spare descriptor is kept (taken again if it was given
+    /// up): a session is admitted only then.
+    fn spare_in_hand(&mut self) -> bool {
+        if self.spare.is_none() {
+            self.spare = open_spare();
+        }
+        // Where no spare can be had at all (no /dev/null), do without.
+        self.spare.is_some() || self.since.is_none()
+    }
+
+    fn pause(&self) -> Duration {
+        Duration::from_millis(10u64 << self.failures.min(5)).min(Duration::from_millis(200))
+    }
+
+    /// An accept worked: the episode, if any, is over once no accept has
+    /// failed for a while.
+    fn over(&mut self) {
+        let quiet = self
+            .last_failure
+            .is_none_or(|t| t.elapsed() >= EXHAUSTION_QUIET);
+        if !quiet {
+            return;
+        }
+        if let Some(since) = self.since.take() {
+            info!(
+                "file descriptors available again after {:.1} s ({} accepts failed)",
+                since.elapsed().as_secs_f64(),
+                self.failures
+            );
+        }
+        self.failures = 0;
+        if self.spare.is_none() {
+            self.spare = open_spare();
+        }
+    }
+}
+
+fn open_spare() -> Option<std::fs::File> {
+    std::fs::File::open(if cfg!(windows) { "NUL" } else { "/dev/null" }).ok()
+}
+
+/// Tells a peer we cannot serve why, instead of leaving it hanging.
+async fn reject(mut stream: TcpStream, why: String, patience: Duration) {
+    let line = crate::protocol::reply::error(crate::protocol::ErrorCode::Busy, why);
+    let _ = tokio::time::timeout(patience, async {
         stream.write_all(format!("{line}\n").as_bytes()).await?;
         stream.shutdown().await?;
         // Drain what the peer already sent, so closing does not reset the

@@ -8,8 +8,8 @@ use pawnrace::server::{Server, ServerConfig, Stats};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -198,9 +198,29 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     pub fn spawn(extra: &[&str]) -> ServerProcess {
-        let mut child = Command::new(BIN)
+        let mut command = Command::new(BIN);
+        command
             .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(extra)
+            .args(extra);
+        ServerProcess::start(command, Arc::default())
+    }
+
+    /// A server allowed only `limit` open file descriptors (through the
+    /// shell's `ulimit`), whose log lines go to `log`.
+    pub fn spawn_with_fd_limit(limit: u32, log: Arc<Mutex<Vec<String>>>) -> ServerProcess {
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            &format!(
+                "ulimit -n {limit} && exec \"$0\" serve --listen 127.0.0.1:0 --max-connections 1000"
+            ),
+            BIN,
+        ]);
+        ServerProcess::start(command, log)
+    }
+
+    fn start(mut command: Command, log: Arc<Mutex<Vec<String>>>) -> ServerProcess {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -216,7 +236,12 @@ impl ServerProcess {
             .parse()
             .expect("address");
         // Keep draining the logs, or a full pipe would stall the server.
-        thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        thread::spawn(move || {
+            for line in stderr.lines() {
+                let Ok(line) = line else { break };
+                log.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+            }
+        });
         ServerProcess { child, addr }
     }
 
