@@ -112,6 +112,13 @@ pub fn default_budget_mib() -> usize {
 /// Smaller tables keep small pages, which are cheaper to make.
 const HUGE_FROM: usize = 128 << 20;
 
+/// Tables from this size on have their pages written in at once. Smaller
+/// ones are left to fault in as they are touched: a short search on a
+/// crowded machine touches few of its pages, and making all of them cost a
+/// hundred new sessions' first moves a third of their time; a few small
+/// pages' cross-core flushes cost less than that.
+const POPULATE_FROM: usize = 8 << 20;
+
 /// `len` values of `T`, all bits zero, every page already written; `None`
 /// if the memory is not there.
 ///
@@ -131,7 +138,9 @@ pub(crate) unsafe fn zeroed_table<T>(len: usize) -> Option<Vec<T>> {
     if layout.size() >= HUGE_FROM {
         advise(ptr, layout.size(), MADV_HUGEPAGE);
     }
-    populate(ptr, layout.size());
+    if layout.size() >= POPULATE_FROM {
+        populate(ptr, layout.size());
+    }
     // SAFETY: zeroed `T`s are valid (the caller's promise), and the vector
     // takes over the allocation with the layout it was made with: `len`
     // values of `T`'s size and alignment.
