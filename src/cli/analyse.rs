@@ -9,7 +9,6 @@ use pawnrace::solver::{SolveLimits, Solver};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The long help: what the verdicts mean and what is written where.
@@ -93,7 +92,9 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         }
     }
     let mut solver = Solver::new(args.hash);
-    let stop = AtomicBool::new(false);
+    // Ctrl-C ends the analysis: what is not proven by then stays unknown,
+    // and the report still comes.
+    let stop = super::stop_on_ctrl_c("the analysis");
     let mut totals = Totals::default();
     let mut pgn = String::new();
     let mut out = io::stdout().lock();

@@ -11,6 +11,8 @@ pub mod solve;
 
 use pawnrace::problems::duel;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `pawnrace duel e2 e7 w`: one answer, or the reason there is none.
 pub fn duel_once(query: &str) -> ExitCode {
@@ -24,6 +26,38 @@ pub fn duel_once(query: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A stop flag raised by the first Ctrl-C, so that a long run (an analysis,
+/// a solve) ends cleanly and reports what it has; a second Ctrl-C ends the
+/// process at once. Where no handler can be installed, Ctrl-C just ends it.
+pub fn stop_on_ctrl_c(what: &'static str) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let watcher = std::thread::Builder::new()
+        .name("ctrl-c".into())
+        .spawn(move || {
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_io()
+                .build()
+            else {
+                return;
+            };
+            runtime.block_on(async {
+                if tokio::signal::ctrl_c().await.is_err() {
+                    return;
+                }
+                eprintln!("\nstopping {what} (Ctrl-C again to quit at once)");
+                flag.store(true, Ordering::Relaxed);
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    std::process::exit(130);
+                }
+            });
+        });
+    if watcher.is_err() {
+        eprintln!("pawnrace: cannot watch for Ctrl-C; it will end the run at once");
+    }
+    stop
 }
 
 /// Writes `text` to `path` through a temporary file, so that a long run

@@ -77,7 +77,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let stop = AtomicBool::new(false);
+    let stop = super::stop_on_ctrl_c("the solve");
     let mut bar = ProgressLine::new();
     let mut last = None;
     let solution = solver.solve(&pos, &limits, &stop, &mut |p| {

@@ -154,18 +154,19 @@ impl Session {
         self.running.is_some()
     }
 
-    /// Whether the running job has been told to stop (`stop`, `quit`,
-    /// [`Session::interrupt`]). A stopped job returns at once, so it need not
-    /// wait its turn behind other sessions' searches.
+    /// Whether the running job has been told to stop (`stop`, `quit`, the
+    /// end of input for an unbounded job, [`Session::abandon`]). A stopped
+    /// job returns at once, so it need not wait its turn behind other
+    /// sessions' searches.
     pub fn stop_requested(&self) -> bool {
         self.running
             .as_ref()
             .is_some_and(|r| r.stop.load(Ordering::Relaxed))
     }
 
-    /// Raises the running job's stop flag (a peer left, the server is
-    /// shutting down). Its result must still be handed to `finish`.
-    pub fn interrupt(&self) {
+    /// Raises the running job's stop flag. Its result must still be handed
+    /// to `finish`.
+    fn interrupt(&self) {
         if let Some(running) = &self.running {
             running.stop.store(true, Ordering::Relaxed);
         }
