@@ -90,6 +90,13 @@ def main():
         assert info.get("depth") == 5 and info.get("pv"), info
         print("analysis:", info["score"], [m.uci() for m in info["pv"]])
 
+        # MultiPV: three lines, three different first moves.
+        board = chess.Board("8/pppppp2/6p1/8/8/1PP5/3PPPPP/8 b - - 0 2")
+        lines = engine.analyse(board, chess.engine.Limit(depth=4), multipv=3)
+        firsts = [line["pv"][0] for line in lines]
+        assert len(lines) == 3 and len(set(firsts)) == 3, lines
+        print("multipv 3:", [m.uci() for m in firsts])
+
         # A position pawnrace refuses (a king): no move, and no hang.
         board = chess.Board("4k3/ppppppp1/8/8/8/8/1PPPPPPP/4K3 w - - 0 1")
         result = engine.play(board, chess.engine.Limit(time=0.1))

@@ -157,6 +157,7 @@ fn play(
         time_ms: clock.elapsed_ms(),
         pv: pv.clone(),
         proven: Some((value, plies)),
+        multipv: 0,
     });
     Some(Proof::Play(SearchResult {
         best: Some(best),

@@ -39,6 +39,9 @@ pub struct SearchInfo {
     /// Set when the score is a proof, not an estimate: the exact result for
     /// the side to move and its distance in plies, when that is known too.
     pub proven: Option<(Value, Option<u32>)>,
+    /// With `MultiPV` above 1: which line this is, from 1 (the best); 0
+    /// when the search gives one line.
+    pub multipv: u32,
 }
 
 impl SearchInfo {

@@ -29,6 +29,9 @@ pub struct Limits {
     /// a search slot): the time limits count from here, so that waiting
     /// makes the move weaker, never later. `None`: from the search's start.
     pub started: Option<Instant>,
+    /// Lines the search reports (UCI's `MultiPV`): the best, then the best
+    /// of the other moves, and so on; the move played is the first line's.
+    pub multipv: u32,
 }
 
 /// The `Move Overhead` a session starts with.
@@ -49,6 +52,7 @@ impl Default for Limits {
             ponder: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             started: None,
+            multipv: 1,
         }
     }
 }

@@ -137,8 +137,12 @@ pub fn history(game: &Game) -> String {
 /// The pv is written in UCI's coordinates from `pos` (a promotion as
 /// `a7a8q`).
 pub fn info_line(pos: &Position, info: &SearchInfo) -> String {
+    let multipv = match info.multipv {
+        0 => String::new(),
+        n => format!(" multipv {n}"),
+    };
     let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {}",
         info.depth,
         info.seldepth,
         info.score,

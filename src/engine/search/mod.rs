@@ -74,9 +74,12 @@ pub(super) fn iterate(
     let mut best_score = 0;
     let mut pv = vec![best];
     let mut completed = 0;
+    // MultiPV: each further line's best move at the last depth, to search
+    // first at the next.
+    let mut line_bests: Vec<Move> = Vec::new();
 
     for depth in 1..=max_depth as i32 {
-        let (score, mv) = s.root(pos, &root_moves, depth, best);
+        let (score, mv) = s.root(pos, &root_moves, depth, best, true);
         if s.aborted {
             // A move whose search finished in the interrupted iteration
             // and beat the previous best is a better choice.
@@ -95,6 +98,7 @@ pub(super) fn iterate(
         best_score = score;
         pv = s.pv_line();
         completed = depth as u32;
+        let lines = (limits.multipv.max(1) as usize).min(root_moves.len());
         info(&SearchInfo {
             depth: completed,
             seldepth: s.seldepth as u32,
@@ -103,7 +107,12 @@ pub(super) fn iterate(
             time_ms: clock.elapsed_ms(),
             pv: pv.clone(),
             proven: None,
+            multipv: if lines > 1 { 1 } else { 0 },
         });
+        if lines > 1 && !s.other_lines(pos, &root_moves, best, lines, depth, &mut line_bests, info)
+        {
+            break;
+        }
         // A proven result within the searched depth cannot change.
         if score.abs() >= MATE_BOUND && SEARCH_MATE - score.abs() <= depth {
             break;
@@ -201,12 +210,68 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// MultiPV's further lines at `depth`, by root exclusion: line 2 is the
+    /// best of every move but `best`, line 3 the best of the rest, and so
+    /// on. Reports each; false if the search was stopped meanwhile (the
+    /// first line's result at this depth stands).
+    #[allow(clippy::too_many_arguments)]
+    fn other_lines(
+        &mut self,
+        pos: &Position,
+        root_moves: &MoveList,
+        best: Move,
+        lines: usize,
+        depth: i32,
+        line_bests: &mut Vec<Move>,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> bool {
+        let mut excluded = vec![best];
+        for line in 2..=lines {
+            let mut rest = MoveList::new();
+            for m in root_moves.iter().filter(|m| !excluded.contains(m)) {
+                rest.push(*m);
+            }
+            let Some(&first) = rest.first() else {
+                return true;
+            };
+            let hint = line_bests
+                .get(line - 2)
+                .copied()
+                .filter(|m| rest.contains(m))
+                .unwrap_or(first);
+            let (score, mv) = self.root(pos, &rest, depth, hint, false);
+            if self.aborted {
+                return false;
+            }
+            info(&SearchInfo {
+                depth: depth as u32,
+                seldepth: self.seldepth as u32,
+                score: to_score(score),
+                nodes: self.nodes,
+                time_ms: self.clock.elapsed_ms(),
+                pv: self.pv_line(),
+                proven: None,
+                multipv: line as u32,
+            });
+            excluded.push(mv);
+            match line_bests.get_mut(line - 2) {
+                Some(slot) => *slot = mv,
+                None => line_bests.push(mv),
+            }
+        }
+        true
+    }
+
+    /// The best of `moves` at `depth`; stored in the table as the root's
+    /// value only when `moves` are all the root's (`store`): a MultiPV line
+    /// that leaves some out has a value of its own.
     fn root(
         &mut self,
         pos: &Position,
         moves: &MoveList,
         depth: i32,
         prev_best: Move,
+        store: bool,
     ) -> (i32, Move) {
         self.root_partial = None;
         self.pv_len[0] = 0;
@@ -242,7 +307,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let key = pos.hash();
-        if !self.aborted {
+        if store && !self.aborted {
             self.tt
                 .store(key, 0, depth, alpha, Bound::Exact, Some(best));
         }

@@ -101,6 +101,8 @@ pub struct Session {
     hash_mib: usize,
     /// The solver's threads at move time (`setoption name Threads`).
     threads: usize,
+    /// Lines a search reports (`setoption name MultiPV`).
+    multipv: u32,
     move_overhead_ms: u64,
     state: State,
     /// Made on first use, so that idle sessions hold no table; away while a
@@ -137,6 +139,7 @@ impl Session {
         Session {
             hash_mib: options.hash_mib,
             threads: 1,
+            multipv: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             options,
             state: State::AwaitingGaps(RuleSet::PAWNRACE),

@@ -22,6 +22,7 @@ impl Session {
                 max_threads()
             ),
             "option name Ponder type check default false".into(),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Gaps type string default <empty>".into(),
             "uciok".into(),
         ]
@@ -72,6 +73,10 @@ impl Session {
                 _ => return Err(fail(ErrorCode::BadArgument, "Ponder takes true or false")),
             };
             Ok(vec![format!("ok setoption Ponder {on}")])
+        } else if name.eq_ignore_ascii_case("multipv") {
+            let n = number(1, MAX_MULTIPV as u64, "lines")? as u32;
+            self.multipv = n;
+            Ok(vec![format!("ok setoption MultiPV {n}")])
         } else if name.eq_ignore_ascii_case("gaps") {
             // What `position startpos` without gaps starts from: a chess
             // GUI knows only `position startpos`.
@@ -96,12 +101,16 @@ impl Session {
             Err(fail(
                 ErrorCode::BadArgument,
                 format!(
-                    "unknown option '{name}' (known: Hash, Move Overhead, Threads, Ponder, Gaps)"
+                    "unknown option '{name}' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Gaps)"
                 ),
             ))
         }
     }
 }
+
+/// The most lines `MultiPV` may ask for: more than a pawn position has
+/// moves.
+const MAX_MULTIPV: u32 = 32;
 
 /// The most `Threads` may ask for: the machine's cores.
 fn max_threads() -> usize {

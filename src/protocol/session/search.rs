@@ -11,6 +11,7 @@ use crate::solver::{Solution, SolveLimits};
 impl Session {
     pub(super) fn go(&mut self, mut limits: Limits) -> Action {
         limits.move_overhead_ms = self.move_overhead_ms;
+        limits.multipv = self.multipv;
         match &self.state {
             State::AwaitingGaps(rules) => {
                 let rules = *rules;

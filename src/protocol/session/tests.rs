@@ -389,7 +389,7 @@ fn options() {
     assert_eq!(out[1], "error bad-argument Hash takes MiB from 1 to 1024");
     assert_eq!(
         out[2],
-        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder, Gaps)"
+        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Gaps)"
     );
     assert_eq!(out[3], "ok setoption Move Overhead 100");
     assert_eq!(
@@ -563,4 +563,43 @@ proptest::proptest! {
             }
         }
     }
+}
+
+#[test]
+fn multipv_reports_the_best_lines_with_different_first_moves() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "setoption name MultiPV value 3",
+            "position startpos gaps AH moves b2b3 g7g6 c2c3",
+            "go depth 3",
+        ],
+    );
+    let at_depth_3: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info depth 3 "))
+        .collect();
+    assert_eq!(at_depth_3.len(), 3, "{out:?}");
+    let word_after = |line: &str, key: &str| -> String {
+        let words: Vec<&str> = line.split(' ').collect();
+        let at = words.iter().position(|w| *w == key).unwrap();
+        words[at + 1].to_string()
+    };
+    let lines: Vec<String> = at_depth_3
+        .iter()
+        .map(|l| word_after(l, "multipv"))
+        .collect();
+    assert_eq!(lines, ["1", "2", "3"]);
+    let firsts: std::collections::HashSet<String> =
+        at_depth_3.iter().map(|l| word_after(l, "pv")).collect();
+    assert_eq!(firsts.len(), 3, "{at_depth_3:?}");
+    let scores: Vec<i32> = at_depth_3
+        .iter()
+        .map(|l| word_after(l, "cp").parse().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    // The move played is the first line's.
+    let best = word_after(at_depth_3[0], "pv");
+    assert_eq!(out.last().unwrap(), &format!("bestmove {best}"));
 }
