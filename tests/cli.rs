@@ -102,3 +102,34 @@ fn book_grows_a_file_and_names_what_it_could_not_prove() {
     assert!(!ok && err.contains("--side"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `pawnrace loadtest` starts its own server, loads it and reports what the
+/// issue's targets are stated in (no timing is asserted: CI is noisy).
+#[test]
+fn loadtest_starts_a_server_and_reports() {
+    let (ok, out, err) = pawnrace(&[
+        "loadtest",
+        "--sessions",
+        "12",
+        "--searchers",
+        "3",
+        "--rounds",
+        "2",
+        "--movetime",
+        "100",
+        "--churn",
+        "1",
+        "--max-memory",
+        "64",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    for expected in [
+        "sessions 12 (searchers 3, churners 1, hogs 0, idle 7)",
+        "isready: n ",
+        "timed search lateness (answer less move time): n 6 ",
+        "failures: 0",
+        "server memory: ",
+    ] {
+        assert!(out.contains(expected), "no {expected:?} in\n{out}");
+    }
+}

@@ -92,6 +92,12 @@ fn unpack(bits: u16) -> Option<Move> {
     Some(Move::new(from, to))
 }
 
+impl Drop for Table {
+    fn drop(&mut self) {
+        crate::memory::release(&mut self.entries);
+    }
+}
+
 /// `len` empty entries, or `None` if the memory is not there.
 fn zeroed(len: usize) -> Option<Vec<Entry>> {
     // SAFETY: an all-zero `Entry` is valid (integers only) and is

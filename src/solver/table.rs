@@ -74,6 +74,12 @@ fn generation_of(data: u64) -> u8 {
     (data >> 56) as u8
 }
 
+impl Drop for Table {
+    fn drop(&mut self) {
+        crate::memory::release(&mut self.words);
+    }
+}
+
 impl Table {
     /// A table of at most `mib` MiB (at least one bucket). If the memory is
     /// not there, a smaller table is made rather than aborting.
