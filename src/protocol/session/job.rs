@@ -16,6 +16,9 @@ pub struct Job {
     pub(super) stop: Arc<AtomicBool>,
     /// Lines to emit as the job starts, before its own.
     pub(super) preamble: Vec<String>,
+    /// It runs without a search slot, beside the others (see
+    /// [`Job::crowded`]).
+    pub(super) crowded: bool,
 }
 
 /// The session's engine as a job takes it. Making and resizing tables
@@ -41,8 +44,11 @@ impl EngineSlot {
     /// (see [`Engine::table_mib_for`]) and what the budget has left: they
     /// grow for a longer search than any before, and shrink only when
     /// `Hash` went below them.
-    fn ready(self, allowance_ms: Option<u64>) -> Held {
-        let want = Engine::table_mib_for(allowance_ms, self.hash_mib);
+    fn ready(self, allowance_ms: Option<u64>, crowded: bool) -> Held {
+        let want = match crowded {
+            true => 1,
+            false => Engine::table_mib_for(allowance_ms, self.hash_mib),
+        };
         let mut held = match self.held {
             Some(held) if (want..=self.hash_mib).contains(&held.engine.hash_mib()) => held,
             old => {
@@ -201,6 +207,16 @@ impl Job {
         }
     }
 
+    /// Tells a job that it runs without a search slot, sharing the cores
+    /// with more searches than there are: it gets a small share of a core,
+    /// so new tables are made only as large as that share can fill (the
+    /// smallest), rather than what its time alone would. Making them costs
+    /// every search on the machine; a hundred crowded searches spent two
+    /// fifths of the time zeroing tables they could not use.
+    pub fn crowded(&mut self) {
+        self.crowded = true;
+    }
+
     /// Runs to completion on the calling thread. `emit` gets progress lines
     /// (`info ...`) as they are produced.
     pub fn run(self, emit: &mut dyn FnMut(String)) -> JobDone {
@@ -208,13 +224,14 @@ impl Job {
             emit(line);
         }
         let stop = &*self.stop;
+        let crowded = self.crowded;
         let result = match self.work {
             Work::Search {
                 engine,
                 pos,
                 limits,
             } => {
-                let mut engine = engine.ready(limits.allowance_ms(pos.side_to_move()));
+                let mut engine = engine.ready(limits.allowance_ms(pos.side_to_move()), crowded);
                 let result = engine.engine.search(&pos, &limits, stop, &mut |info| {
                     if let Some((value, plies)) = info.proven {
                         emit(proven_line(value, plies));
@@ -228,7 +245,7 @@ impl Job {
                 rules,
                 limits,
             } => {
-                let mut engine = engine.ready(limits.allowance_ms(Color::Black));
+                let mut engine = engine.ready(limits.allowance_ms(Color::Black), crowded);
                 let gaps = engine.engine.choose_gaps(&rules, &limits, stop);
                 Finished::ChooseGaps { engine, gaps }
             }
@@ -240,7 +257,7 @@ impl Job {
                 pos,
                 limits,
             } => {
-                let mut engine = engine.ready(None);
+                let mut engine = engine.ready(None, crowded);
                 let solution = engine
                     .engine
                     .solver()
@@ -257,7 +274,7 @@ impl Job {
                 moves,
                 limits,
             } => {
-                let mut engine = engine.ready(None);
+                let mut engine = engine.ready(None, crowded);
                 let analysis = analyse(
                     &start,
                     &moves,

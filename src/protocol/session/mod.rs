@@ -403,6 +403,7 @@ impl Session {
             work,
             stop: Arc::new(AtomicBool::new(false)),
             preamble: Vec::new(),
+            crowded: false,
         };
         let bounded = job.terms().bounded;
         if self.ending && !bounded {
