@@ -8,7 +8,8 @@
 //! sessions searching at once, measured on 100 sessions' first searches,
 //! those cross-core flushes took half of all the machine's time and made
 //! every answer late. Writing the pages in at once, on the job's thread,
-//! costs one zeroing and no flush.
+//! costs one zeroing and no flush. (Huge pages, for big tables, are the
+//! exception: see [`zeroed_table`].)
 
 use std::alloc::{Layout, alloc_zeroed};
 use std::sync::Arc;
@@ -112,15 +113,8 @@ pub fn default_budget_mib() -> usize {
 /// Smaller tables keep small pages, which are cheaper to make.
 const HUGE_FROM: usize = 128 << 20;
 
-/// Tables from this size on have their pages written in at once. Smaller
-/// ones are left to fault in as they are touched: a short search on a
-/// crowded machine touches few of its pages, and making all of them cost a
-/// hundred new sessions' first moves a third of their time; a few small
-/// pages' cross-core flushes cost less than that.
-const POPULATE_FROM: usize = 8 << 20;
-
-/// `len` values of `T`, all bits zero, every page already written; `None`
-/// if the memory is not there.
+/// `len` values of `T`, all bits zero (small pages already written in);
+/// `None` if the memory is not there.
 ///
 /// # Safety
 /// All-zero bits must be a valid `T` (integers, atomics of integers, and
@@ -135,10 +129,13 @@ pub(crate) unsafe fn zeroed_table<T>(len: usize) -> Option<Vec<T>> {
     if ptr.is_null() {
         return None;
     }
+    // Small pages are written in at once (see the top of this file); huge
+    // ones are left to come as touched: one fault makes 2 MiB, so there
+    // are few, and a short search on a big table (a `go depth 1` after
+    // `Hash 1024`) makes only the few it touches instead of a gigabyte.
     if layout.size() >= HUGE_FROM {
         advise(ptr, layout.size(), MADV_HUGEPAGE);
-    }
-    if layout.size() >= POPULATE_FROM {
+    } else {
         populate(ptr, layout.size());
     }
     // SAFETY: zeroed `T`s are valid (the caller's promise), and the vector
@@ -156,7 +153,7 @@ const MADV_DONTNEED: i32 = 4;
 /// that must change the map meanwhile (any thread starting, any large
 /// allocation) waits, with every thread behind it. A gigabyte in one call
 /// held up `isready` for 2.5 s.
-const STEP: usize = 4 << 20;
+const STEP: usize = 1 << 20;
 
 /// Writes every page of `ptr..ptr + len` in, a step at a time: by the
 /// kernel where it can (Linux 5.14 on), else by writing a zero into each
@@ -179,9 +176,6 @@ fn populate(ptr: *mut u8, len: usize) {
 /// too small to matter, nothing.
 pub(crate) fn release<T>(table: &mut [T]) {
     let len = std::mem::size_of_val(table);
-    if len < POPULATE_FROM {
-        return;
-    }
     let ptr = table.as_mut_ptr() as *mut u8;
     let mut offset = 0;
     while offset < len {
