@@ -306,7 +306,7 @@ fn start_job(mut job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Runnin
         drop(queued);
         let mut job = job;
         if permit.is_none() {
-            job.crowded();
+            job.crowded(stats.running_jobs());
         }
         let done = run_on_own_thread(job, out, stats).await;
         drop(permit);
