@@ -5,8 +5,8 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pawnrace::rules::{Position, RuleSet};
 use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::stop::Stop;
 use std::hint::black_box;
-use std::sync::atomic::AtomicBool;
 
 const POSITIONS: [(&str, &str); 4] = [
     ("ah-win17", "8/p2p1p2/2p3p1/1p2p3/1P2PP2/2P5/3P2PP/8 w -"),
@@ -19,7 +19,7 @@ const POSITIONS: [(&str, &str); 4] = [
 const HASH_MIB: usize = 64;
 
 fn bench_solve(c: &mut Criterion) {
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     for (name, fen) in POSITIONS {

@@ -21,8 +21,8 @@
 
 use crate::engine::{Engine, Limits};
 use crate::rules::{Color, Gaps, Move, MoveError, Outcome, Position, RuleSet, parse_move, san};
+use crate::stop::Stop;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use tracing::{debug, info, warn};
 
 /// The per-move budget without `--movetime`: the tournament allows 5 s a
@@ -98,7 +98,7 @@ pub fn run(
 ) -> io::Result<Ending> {
     let mut engine = Engine::new(config.hash_mib);
     // Nothing stops a search early: each ends on its own clock.
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let rules = RuleSet::PAWNRACE;
 
     if colour == Color::Black {
@@ -163,7 +163,7 @@ pub fn run(
 /// Runs `wait` (reading the opponent's move) while the engine ponders
 /// `pos` on another thread, and stops the pondering when it returns.
 fn ponder_while<T>(engine: &mut Engine, pos: &Position, wait: impl FnOnce() -> T) -> T {
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let limits = Limits {
         infinite: true,
         ponder: true,
@@ -174,7 +174,7 @@ fn ponder_while<T>(engine: &mut Engine, pos: &Position, wait: impl FnOnce() -> T
             engine.search(pos, &limits, &stop, &mut |_| {});
         });
         let out = wait();
-        stop.store(true, Ordering::Relaxed);
+        stop.raise();
         if thinker.join().is_err() {
             warn!("pondering failed; the game goes on without it");
         }
@@ -188,12 +188,7 @@ fn say(output: &mut impl Write, item: &str) -> io::Result<()> {
     output.flush()
 }
 
-fn our_move(
-    engine: &mut Engine,
-    pos: &Position,
-    limits: &Limits,
-    stop: &AtomicBool,
-) -> io::Result<Move> {
+fn our_move(engine: &mut Engine, pos: &Position, limits: &Limits, stop: &Stop) -> io::Result<Move> {
     let mut last = None;
     let result = engine.search(pos, limits, stop, &mut |i| last = Some(i.clone()));
     if let Some(i) = last {

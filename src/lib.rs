@@ -25,4 +25,5 @@ pub mod protocol;
 pub mod rules;
 pub mod server;
 pub mod solver;
+pub mod stop;
 pub mod tournament;

@@ -94,9 +94,10 @@ struct CommonArgs {
     /// Longest accepted input line, bytes.
     #[arg(long, global = true, default_value_t = ServerConfig::default().max_line_length)]
     max_line_length: usize,
-    /// Search slots (default: one per core). A job takes one per thread;
-    /// untimed work waits for its slots, a timed search waits at most half
-    /// its time, then runs beside the others (weaker, never later).
+    /// Search threads computing at once (default: one per core). The turn
+    /// goes to the jobs due first: a timed search by its deadline (weaker
+    /// when crowded, never later), untimed work a second after its last
+    /// turn.
     #[arg(long, global = true)]
     max_searches: Option<usize>,
 }

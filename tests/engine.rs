@@ -3,7 +3,7 @@
 
 use pawnrace::engine::{Engine, Limits, Score, SearchInfo, SearchResult};
 use pawnrace::rules::{Color, Gaps, Move, NoMoves, Position, RuleSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use pawnrace::stop::Stop;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -25,7 +25,7 @@ fn depth(d: u32) -> Limits {
 }
 
 fn search(engine: &mut Engine, pos: &Position, limits: &Limits) -> SearchResult {
-    engine.search(pos, limits, &AtomicBool::new(false), &mut |_| {})
+    engine.search(pos, limits, &Stop::new(), &mut |_| {})
 }
 
 /// An infinite search whose stop flag another thread raises after `delay`.
@@ -34,7 +34,7 @@ fn infinite_search_stopped_after(
     pos: &Position,
     delay: Duration,
 ) -> SearchResult {
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let limits = Limits {
         infinite: true,
         ..Limits::default()
@@ -42,7 +42,7 @@ fn infinite_search_stopped_after(
     std::thread::scope(|s| {
         s.spawn(|| {
             std::thread::sleep(delay);
-            stop.store(true, Ordering::Relaxed);
+            stop.raise();
         });
         engine.search(pos, &limits, &stop, &mut |_| {})
     })
@@ -83,12 +83,9 @@ fn respects_depth_and_reports_every_iteration() {
     let pos = random_start(&mut Rng(7));
     let mut e = Engine::new(4);
     let mut depths = Vec::new();
-    let r = e.search(
-        &pos,
-        &depth(5),
-        &AtomicBool::new(false),
-        &mut |i: &SearchInfo| depths.push(i.depth),
-    );
+    let r = e.search(&pos, &depth(5), &Stop::new(), &mut |i: &SearchInfo| {
+        depths.push(i.depth)
+    });
     assert_eq!(depths, [1, 2, 3, 4, 5]);
     assert_eq!(r.depth, 5);
     assert!(pos.is_legal(r.best.unwrap()));
@@ -127,7 +124,7 @@ fn is_deterministic_without_time_limits() {
 fn a_raised_stop_flag_returns_promptly_with_a_legal_move() {
     let pos = random_start(&mut Rng(5));
     let mut e = Engine::new(4);
-    let stop = AtomicBool::new(true);
+    let stop = Stop::raised();
     let r = e.search(
         &pos,
         &Limits {
@@ -259,26 +256,22 @@ fn mini4_start_is_a_white_win_in_eleven_plies() {
 #[test]
 fn choose_gaps_picks_a_pair_and_stops() {
     let mut e = Engine::new(4);
-    let g = e.choose_gaps(&RuleSet::PAWNRACE, &depth(2), &AtomicBool::new(false));
+    let g = e.choose_gaps(&RuleSet::PAWNRACE, &depth(2), &Stop::new());
     assert!(g.white < 8 && g.black < 8);
-    let again = Engine::new(4).choose_gaps(&RuleSet::PAWNRACE, &depth(2), &AtomicBool::new(false));
+    let again = Engine::new(4).choose_gaps(&RuleSet::PAWNRACE, &depth(2), &Stop::new());
     assert_eq!(g, again);
     let started = Instant::now();
     let timed = Limits {
         movetime_ms: Some(200),
         ..Limits::default()
     };
-    e.choose_gaps(&RuleSet::PAWNRACE, &timed, &AtomicBool::new(false));
+    e.choose_gaps(&RuleSet::PAWNRACE, &timed, &Stop::new());
     assert!(
         started.elapsed() < Duration::from_millis(600),
         "{:?}",
         started.elapsed()
     );
-    let g = e.choose_gaps(
-        &RuleSet::PAWNRACE,
-        &Limits::default(),
-        &AtomicBool::new(true),
-    );
+    let g = e.choose_gaps(&RuleSet::PAWNRACE, &Limits::default(), &Stop::raised());
     assert!(g.white < 8 && g.black < 8);
 }
 

@@ -4,8 +4,8 @@
 
 use pawnrace::rules::{Bitboard, Color, NoMoves, Position, RuleSet, Square};
 use pawnrace::solver::{Solution, SolveLimits, Solver, Value};
+use pawnrace::stop::Stop;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod common;
@@ -85,12 +85,7 @@ fn random_position(rng: &mut Rng, rules: RuleSet, max: u64) -> Option<Position> 
 
 fn solve(solver: &mut Solver, pos: &Position) -> Solution {
     solver
-        .solve(
-            pos,
-            &SolveLimits::default(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
+        .solve(pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
         .expect("no limits: solved")
 }
 
@@ -235,7 +230,7 @@ fn finished_games_need_no_line() {
 fn budgets_give_unknown_never_a_guess() {
     let ah = Position::start(RuleSet::PAWNRACE, Some("AH".parse().expect("gaps"))).expect("start");
     let mut solver = Solver::new(16);
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let t = Instant::now();
     let limits = SolveLimits {
         nodes: Some(1000),
@@ -247,14 +242,14 @@ fn budgets_give_unknown_never_a_guess() {
         movetime_ms: Some(50),
     };
     assert_eq!(solver.solve(&ah, &limits, &stop, &mut |_| {}), None);
-    stop.store(true, Ordering::Relaxed);
+    stop.raise();
     assert_eq!(
         solver.solve(&ah, &SolveLimits::default(), &stop, &mut |_| {}),
         None
     );
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     // A budget that does suffice still gives the exact answer.
-    stop.store(false, Ordering::Relaxed);
+    let stop = Stop::new();
     let pos = pawnrace("8/pp6/8/8/8/8/6PP/8 w -");
     let limits = SolveLimits {
         nodes: Some(1_000_000),
@@ -269,14 +264,9 @@ fn progress_is_reported() {
     let mut solver = Solver::new(1);
     let mut reports = 0;
     let pos = pawnrace("8/ppp5/8/8/8/8/5PPP/8 w -");
-    solver.solve(
-        &pos,
-        &SolveLimits::default(),
-        &AtomicBool::new(false),
-        &mut |p| {
-            assert!(p.nodes > 0 || p.time_ms < 1000);
-            reports += 1;
-        },
-    );
+    solver.solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |p| {
+        assert!(p.nodes > 0 || p.time_ms < 1000);
+        reports += 1;
+    });
     assert!(reports >= 2);
 }

@@ -44,7 +44,7 @@ use crate::proofs::book::Book;
 use crate::proofs::openings::Openings;
 use crate::rules::{Color, Move, Position, san};
 use crate::solver::{SolveLimits, Solver, Value};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Stop;
 
 /// The budget per position when a caller gives none, ms: a 60-ply game that
 /// the solver cannot prove anywhere takes about two minutes.
@@ -203,7 +203,7 @@ pub fn analyse(
     moves: &[Move],
     solver: &mut Solver,
     limits: &SolveLimits,
-    stop: &AtomicBool,
+    stop: &Stop,
     progress: &mut dyn FnMut(&PositionDone),
 ) -> GameAnalysis {
     let mut line = vec![*start];
@@ -227,7 +227,7 @@ pub fn analyse(
             })
         });
         let known = known.or_else(|| {
-            if stop.load(Ordering::Relaxed) {
+            if stop.is_raised() {
                 return None;
             }
             let solution = solver.solve(pos, limits, stop, &mut |p| nodes = p.nodes)?;
@@ -247,7 +247,7 @@ pub fn analyse(
             time_ms: started.elapsed().as_millis() as u64,
         });
     }
-    let stopped = stop.load(Ordering::Relaxed);
+    let stopped = stop.is_raised();
     let reports = judge(&line, moves, &values);
     GameAnalysis {
         positions: values,

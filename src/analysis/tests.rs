@@ -24,7 +24,7 @@ fn moves_from(start: &Position, moves: &[&str]) -> Vec<Move> {
 fn run_limits(start: &Position, moves: &[&str], limits: SolveLimits) -> GameAnalysis {
     let line = moves_from(start, moves);
     let mut solver = Solver::new(16);
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     analyse(start, &line, &mut solver, &limits, &stop, &mut |_| {})
 }
 
@@ -127,7 +127,7 @@ fn stopping_leaves_the_rest_unknown() {
     let start = fen("8/p7/8/3p4/8/3P4/7P/8 w -");
     let line = moves_from(&start, &["h4", "a5"]);
     let mut solver = Solver::new(1);
-    let stop = AtomicBool::new(true);
+    let stop = Stop::raised();
     let mut seen = Vec::new();
     let a = analyse(&start, &line, &mut solver, &SECONDS, &stop, &mut |p| {
         seen.push(p.index)
@@ -169,7 +169,7 @@ fn an_openings_line_is_instant() {
         &p.line,
         &mut solver,
         &none,
-        &AtomicBool::new(false),
+        &Stop::new(),
         &mut |_| {},
     );
     let first = a.positions[0].unwrap();
@@ -315,7 +315,7 @@ fn one_game(text: &str) -> (read::Game, GameAnalysis) {
         &game.moves,
         &mut solver,
         &SECONDS,
-        &AtomicBool::new(false),
+        &Stop::new(),
         &mut |_| {},
     );
     (game, a)

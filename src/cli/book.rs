@@ -8,9 +8,9 @@ use pawnrace::proofs::book::{self, Book};
 use pawnrace::proofs::openings::{Openings, Proof};
 use pawnrace::rules::{Color, Gaps, Move, Position, RuleSet};
 use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::stop::Stop;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
@@ -121,7 +121,7 @@ pub fn run(args: BookArgs) -> ExitCode {
         runs.join("\n")
     );
     let mut solver = Solver::new(args.hash);
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let mut bar = ProgressLine::new();
     let started = Instant::now();
     let (mut proven, mut unknown) = (0, 0);

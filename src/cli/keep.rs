@@ -5,11 +5,11 @@
 use clap::Args;
 use pawnrace::engine::keep::{self, Entry, MakeOptions, Tally, Verdict};
 use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::stop::Stop;
 use std::collections::HashSet;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The set as committed; `--set` reads another.
@@ -84,7 +84,7 @@ pub fn make(args: KeepSetArgs) -> ExitCode {
         },
     };
     let mut solver = Solver::new(args.hash);
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let (shard, shards) = args.shard;
     // Shards split what is left, so a resumed run spreads evenly.
     let todo: Vec<_> = keep::slots(args.per_side)

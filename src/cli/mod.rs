@@ -10,9 +10,9 @@ pub mod progress;
 pub mod solve;
 
 use pawnrace::problems::duel;
+use pawnrace::stop::Stop;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `pawnrace duel e2 e7 w`: one answer, or the reason there is none.
 pub fn duel_once(query: &str) -> ExitCode {
@@ -31,8 +31,8 @@ pub fn duel_once(query: &str) -> ExitCode {
 /// A stop flag raised by the first Ctrl-C, so that a long run (an analysis,
 /// a solve) ends cleanly and reports what it has; a second Ctrl-C ends the
 /// process at once. Where no handler can be installed, Ctrl-C just ends it.
-pub fn stop_on_ctrl_c(what: &'static str) -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
+pub fn stop_on_ctrl_c(what: &'static str) -> Arc<Stop> {
+    let stop = Arc::new(Stop::new());
     let flag = Arc::clone(&stop);
     let watcher = std::thread::Builder::new()
         .name("ctrl-c".into())
@@ -48,7 +48,7 @@ pub fn stop_on_ctrl_c(what: &'static str) -> Arc<AtomicBool> {
                     return;
                 }
                 eprintln!("\nstopping {what} (Ctrl-C again to quit at once)");
-                flag.store(true, Ordering::Relaxed);
+                flag.raise();
                 if tokio::signal::ctrl_c().await.is_ok() {
                     std::process::exit(130);
                 }

@@ -6,9 +6,9 @@ use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::openings::{self, Openings, Proof, ProveLimits};
 use pawnrace::rules::{Color, Gaps, Position, Variant};
 use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::stop::Stop;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -126,7 +126,7 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitC
         },
     };
     let header = header(args);
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let mut bar = ProgressLine::new();
     let mut total = (Duration::ZERO, Duration::ZERO);
     let mut failed = false;

@@ -4,7 +4,7 @@
 
 use super::{Engine, Limits, SearchResult};
 use crate::rules::{Position, PositionError, RuleSet};
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 use std::time::Instant;
 
 /// Openings, middlegames and races of both rule sets.
@@ -64,7 +64,7 @@ pub fn run(
         depth: Some(depth),
         ..Limits::default()
     };
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let mut engine = Engine::new(hash_mib);
     let start = Instant::now();
     let mut nodes = 0;

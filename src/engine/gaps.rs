@@ -6,7 +6,7 @@ use super::search::INFINITY;
 use super::time::{Budget, Clock, Limits};
 use crate::proofs::openings::Openings;
 use crate::rules::{Color, Gaps, Position, RuleSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Stop;
 
 /// The depth each pair is searched to when no time is given.
 const GAPS_DEPTH: u32 = 6;
@@ -18,7 +18,7 @@ const GAPS_DEPTH: u32 = 6;
 pub(super) fn choose(
     rules: &RuleSet,
     limits: &Limits,
-    stop: &AtomicBool,
+    stop: &Stop,
     search: &mut dyn FnMut(&Position, &Limits) -> SearchResult,
 ) -> Gaps {
     if let Some(gaps) = from_openings(rules) {
@@ -51,7 +51,7 @@ pub(super) fn choose(
     let mut chosen = first;
     let mut worst = INFINITY;
     for (searched, (gaps, pos)) in pairs.into_iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
+        if stop.is_raised() {
             break;
         }
         // Each search runs a little past its share; sharing out what is
@@ -64,7 +64,7 @@ pub(super) fn choose(
             sub.movetime_ms = Some((left / (count - searched as u64)).max(1));
         }
         let result = search(&pos, &sub);
-        if stop.load(Ordering::Relaxed) {
+        if stop.is_raised() {
             // An interrupted search's score is not comparable.
             break;
         }

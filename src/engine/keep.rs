@@ -27,8 +27,8 @@ use super::{Engine, Limits};
 use crate::proofs::openings::Openings;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
+use crate::stop::Stop;
 use std::fmt::{self, Write as _};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// One labelled position.
@@ -280,12 +280,7 @@ fn walk(gaps: Gaps, slot: Slot, attempt: u32, seed: u64) -> Option<(Vec<Move>, P
 
 /// The value of `pos` for the side to move by one-window proofs, `None` if
 /// a budget ran out.
-fn decide(
-    solver: &mut Solver,
-    pos: &Position,
-    o: &MakeOptions,
-    stop: &AtomicBool,
-) -> Option<Value> {
+fn decide(solver: &mut Solver, pos: &Position, o: &MakeOptions, stop: &Stop) -> Option<Value> {
     if solver.at_least(pos, Value::Win, &o.limits, stop)? {
         return Some(Value::Win);
     }
@@ -303,7 +298,7 @@ pub fn label_moves(
     pos: &Position,
     value: Value,
     limits: &SolveLimits,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> (Vec<Move>, Vec<Move>, Vec<Move>) {
     // The opponent's threshold: a win for us needs every child lost for
     // them; a draw needs every child not won by them.
@@ -330,7 +325,7 @@ pub fn make_slot(
     gaps: Gaps,
     slot: Slot,
     o: &MakeOptions,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Entry {
     for attempt in 0..o.attempts {
         let Some((moves, pos)) = walk(gaps, slot, attempt, o.seed) else {
@@ -400,7 +395,7 @@ pub fn trial(case: &Case, hash_mib: usize, threads: usize, movetime_ms: u64) -> 
         movetime_ms: Some(movetime_ms),
         ..Limits::default()
     };
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let start = Instant::now();
     let mut proven = false;
     let result = engine.search(&pos, &limits, &stop, &mut |i| {
@@ -532,7 +527,7 @@ mod tests {
     fn labels_come_from_proofs() {
         let pos = Position::from_fen("8/p7/8/8/8/8/7P/8 w -", RuleSet::PAWNRACE).unwrap();
         let mut solver = Solver::new(4);
-        let stop = AtomicBool::new(false);
+        let stop = Stop::new();
         let limits = SolveLimits::default();
         let (keep, spoil, unknown) = label_moves(&mut solver, &pos, Value::Win, &limits, &stop);
         assert!(unknown.is_empty());

@@ -28,8 +28,7 @@ pub use time::{DEFAULT_MOVE_OVERHEAD_MS, Limits};
 
 use crate::rules::{Gaps, Position, RuleSet};
 use crate::solver::Solver;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use crate::stop::Stop;
 use time::{Budget, Clock};
 use tt::Table;
 
@@ -117,7 +116,7 @@ impl Engine {
         &mut self,
         pos: &Position,
         limits: &Limits,
-        stop: &AtomicBool,
+        stop: &Stop,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let clock = Clock::since(limits.started);
@@ -149,9 +148,7 @@ impl Engine {
             // `go infinite` alone ends only on `stop`, even after a proof or
             // the depth cap; with a depth or node limit, the first limit
             // reached ends it.
-            while !stop.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+            stop.wait_until_raised();
         }
         result
     }
@@ -160,7 +157,7 @@ impl Engine {
     /// black win, or every pair proven); otherwise every pair's start is
     /// searched with white to move and the pair worst for white wins; ties go
     /// to the first pair.
-    pub fn choose_gaps(&mut self, rules: &RuleSet, limits: &Limits, stop: &AtomicBool) -> Gaps {
+    pub fn choose_gaps(&mut self, rules: &RuleSet, limits: &Limits, stop: &Stop) -> Gaps {
         gaps::choose(rules, limits, stop, &mut |pos, sub| {
             self.search(pos, sub, stop, &mut |_| {})
         })

@@ -23,7 +23,7 @@ use super::time::{Budget, Clock};
 use crate::proofs;
 use crate::rules::{Move, Position};
 use crate::solver::{Decision, MoveBounds, SolveLimits, Solver, Value};
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 
 /// The solver may take up to this share (in 1/8ths) of a move's time.
 const SOLVER_EIGHTHS: u64 = 7;
@@ -60,7 +60,7 @@ pub(super) fn proven(
     budget: &Budget,
     ponder: bool,
     clock: &Clock,
-    stop: &AtomicBool,
+    stop: &Stop,
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Proof {
     let nothing = Proof::Search { avoid: Vec::new() };
@@ -178,7 +178,7 @@ mod tests {
     use crate::proofs::openings::Openings;
     use crate::rules::{Position, RuleSet, parse_move};
     use crate::solver::Value;
-    use std::sync::atomic::AtomicBool;
+    use crate::stop::Stop;
 
     #[test]
     fn the_table_answers_along_its_lines_only() {
@@ -275,7 +275,7 @@ mod tests {
     fn a_clock_buys_a_proof() {
         // White's h-pawn needs four moves, black's a-pawn five.
         let pos = Position::from_fen("8/p7/8/8/7P/8/8/8 w -", RuleSet::PAWNRACE).unwrap();
-        let stop = AtomicBool::new(false);
+        let stop = Stop::new();
         let mut engine = Engine::new(1);
         let mut proofs = Vec::new();
         let limits = Limits {

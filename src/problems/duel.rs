@@ -13,9 +13,9 @@
 use super::{note, numbered_lines};
 use crate::rules::{Color, Position, PositionError, RuleSet, Square};
 use crate::solver::{SolveLimits, Solver};
+use crate::stop::Stop;
 use std::fmt;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
 
 /// Two pawns never need more than a small table.
 const TABLE_MIB: usize = 1;
@@ -65,7 +65,7 @@ impl Duels {
     ) -> Result<Option<Color>, DuelError> {
         let pos = Position::new(RuleSet::PAWNRACE, white.bb(), black.bb(), to_move, None)
             .map_err(DuelError::Position)?;
-        let stop = AtomicBool::new(false);
+        let stop = Stop::new();
         let solution = self
             .solver
             .solve(&pos, &SolveLimits::default(), &stop, &mut |_| {})

@@ -13,8 +13,8 @@
 use super::note;
 use crate::rules::{Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
+use crate::stop::Stop;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
 
 /// All 4x4 positions together fit easily.
 const TABLE_MIB: usize = 16;
@@ -29,7 +29,7 @@ struct Board {
 /// The solver's answer for one board, white to move: `white (7)`.
 pub fn answer(solver: &mut Solver, rows: &str) -> Result<String, String> {
     let pos = Position::from_fen(rows, RuleSet::MINI4).map_err(|e| e.to_string())?;
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let solution = solver
         .solve(&pos, &SolveLimits::default(), &stop, &mut |_| {})
         .ok_or("the solver gave up, which an unlimited solve never does")?;

@@ -21,9 +21,9 @@ use super::ProofEvent;
 use super::lines::{self, LineTable};
 use crate::rules::{Color, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver};
+use crate::stop::Stop;
 use std::collections::HashMap;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The book as committed; see the file's header for how it was made.
 const BUILTIN: &str = include_str!("../../data/book.txt");
@@ -128,7 +128,7 @@ pub fn grow(
     plies: u32,
     side: Color,
     limits: &SolveLimits,
-    stop: &AtomicBool,
+    stop: &Stop,
     report: &mut dyn FnMut(ProofEvent),
 ) {
     enum Work {
@@ -162,7 +162,7 @@ pub fn grow(
                 Some(entry)
             }
             None => {
-                if !stop.load(Ordering::Relaxed) {
+                if !stop.is_raised() {
                     report(ProofEvent::Unknown { book, pos: &pos });
                 }
                 None
@@ -171,7 +171,7 @@ pub fn grow(
     };
     // Depth first, in move order, so that siblings share the solver's table.
     while let Some(work) = todo.pop() {
-        if stop.load(Ordering::Relaxed) {
+        if stop.is_raised() {
             return;
         }
         let (pos, left) = match work {
@@ -248,7 +248,7 @@ mod tests {
         let root = Position::from_fen("8/1p2p3/8/8/8/8/1P4P1/8 w -", RuleSet::PAWNRACE).unwrap();
         let mut book = Book::default();
         let mut solver = Solver::new(1);
-        let stop = AtomicBool::new(false);
+        let stop = Stop::new();
         // Grows the book three plies for black; how many positions it proved.
         let mut run = |book: &mut Book| {
             let mut proven = 0;

@@ -10,7 +10,7 @@ use super::moves::Move;
 use super::position::Position;
 use super::ruleset::RuleSet;
 use super::square::{Bitboard, Color};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Stop;
 
 /// Leaf count at `depth` plies, counting the last ply in bulk.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -44,7 +44,7 @@ fn perft_counting<const BULK: bool>(pos: &Position, depth: u32) -> u64 {
 /// `stop` was raised before it finished. The flag is read once per root move
 /// and inside the deeper subtrees, so a stop is honoured promptly without
 /// slowing the leaves.
-pub fn perft_divide(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+pub fn perft_divide(pos: &Position, depth: u32, stop: &Stop) -> Option<Vec<(Move, u64)>> {
     if depth == 0 {
         return Some(Vec::new());
     }
@@ -63,11 +63,11 @@ pub fn perft_divide(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<Vec
 /// the stop flag.
 const STOP_CHECK_DEPTH: u32 = 6;
 
-fn perft_stoppable(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn perft_stoppable(pos: &Position, depth: u32, stop: &Stop) -> Option<u64> {
     if depth < STOP_CHECK_DEPTH {
         return Some(perft(pos, depth));
     }
-    if stop.load(Ordering::Relaxed) {
+    if stop.poll() {
         return None;
     }
     if pos.is_decided() {

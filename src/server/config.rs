@@ -14,9 +14,8 @@ pub struct ServerConfig {
     /// search only `stop` would end, is closed (the search stopped first).
     /// `None` (or zero) never closes an idle session.
     pub idle_timeout: Option<Duration>,
-    /// Search slots across all sessions: a job takes one per thread, in
-    /// the order jobs asked; a timed search waits for them at most half
-    /// its time, then runs beside the others (see `session::start_job`).
+    /// Search threads computing at once across all sessions, shared out
+    /// earliest deadline first (see `scheduler`).
     pub max_searches: usize,
     /// How long a shutdown waits for sessions to wind down before giving up.
     pub shutdown_grace: Duration,

@@ -6,6 +6,7 @@
 
 mod codec;
 mod config;
+mod scheduler;
 mod session;
 mod stats;
 pub mod stdio;

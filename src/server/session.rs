@@ -8,6 +8,7 @@
 //! job has returned, so they always follow the search's last `info`.
 
 use super::codec::{Frame, LineFramer};
+use super::scheduler::{Scheduler, Ticket};
 use super::stats::Stats;
 use crate::protocol::reply::{error, shutdown_notice};
 use crate::protocol::{Action, ErrorCode, Job, JobDone, Session, SessionOptions};
@@ -15,7 +16,7 @@ use futures::StreamExt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::codec::FramedRead;
@@ -27,15 +28,15 @@ use tracing::{debug, error, warn};
 const OUTPUT_QUEUE: usize = 256;
 
 /// A write that makes no progress for this long means the peer is not
-/// reading; we give up on it rather than hold a search slot forever.
+/// reading; we give up on it rather than keep its search forever.
 const WRITE_STALL: Duration = Duration::from_secs(30);
 
 /// What sessions of one server share.
 #[derive(Clone)]
 pub(crate) struct Shared {
-    /// Search slots, fair: jobs start in the order they asked.
-    pub searches: Arc<Semaphore>,
-    /// The slots `searches` started with.
+    /// Shares the cores out among every session's jobs.
+    pub scheduler: Arc<Scheduler>,
+    /// Jobs computing at once (one per thread they use).
     pub max_searches: usize,
     pub stats: Arc<Stats>,
     pub shutdown: CancellationToken,
@@ -45,7 +46,7 @@ impl Shared {
     pub fn new(max_searches: usize, stats: Arc<Stats>) -> Shared {
         let max_searches = max_searches.max(1);
         Shared {
-            searches: Arc::new(Semaphore::new(max_searches)),
+            scheduler: Scheduler::new(max_searches, Arc::clone(&stats)),
             max_searches,
             stats,
             shutdown: CancellationToken::new(),
@@ -65,20 +66,11 @@ pub(crate) struct Settings {
     pub options: SessionOptions,
 }
 
-/// A job handed to the search queue.
+/// A job on its way. Stopping it goes through the session, whose `stop`
+/// also wakes the job if the scheduler has it paused.
 struct Running {
     /// `None` when the job's thread died without a result (a bug).
     handle: JoinHandle<Option<JobDone>>,
-    /// Lets the job start without waiting for a search slot, once it is
-    /// known to be stopped: a stopped job returns at once, and `stop` must
-    /// not wait for other sessions' searches.
-    skip_queue: CancellationToken,
-}
-
-impl Running {
-    fn stopping(&self) {
-        self.skip_queue.cancel();
-    }
 }
 
 enum Event {
@@ -137,11 +129,6 @@ where
         match event {
             Event::Input(Some(Ok(Frame::Line(line)))) => {
                 action = Some(session.handle_line(&line));
-                if let Some(running) = &job
-                    && session.stop_requested()
-                {
-                    running.stopping();
-                }
             }
             Event::Input(Some(Ok(Frame::TooLong))) => {
                 let detail = format!("line longer than {max_line_length} bytes ignored");
@@ -164,18 +151,12 @@ where
                 input_ended = true;
                 closing = true;
                 session.end_input();
-                if let Some(running) = &job
-                    && session.stop_requested()
-                {
-                    running.stopping();
-                }
             }
             Event::WriterGone => {
                 debug!("peer stopped taking output");
                 reading = false;
                 closing = true;
                 session.abandon();
-                job.iter().for_each(Running::stopping);
             }
             Event::JobDone(Some(done)) => {
                 job = None;
@@ -194,7 +175,6 @@ where
                 reading = false;
                 closing = true;
                 session.abandon();
-                job.iter().for_each(Running::stopping);
             }
             Event::Idle => {
                 let detail = match idle_after {
@@ -205,7 +185,6 @@ where
                 reading = false;
                 closing = true;
                 session.abandon();
-                job.iter().for_each(Running::stopping);
             }
         }
         // An action, then the lines that waited for the job, until one
@@ -219,11 +198,7 @@ where
                         // The protocol queues lines itself; never two jobs.
                         error!("session asked for a second job while one runs; dropped");
                     } else {
-                        let running = start_job(*new_job, out.clone(), &shared);
-                        if session.stop_requested() {
-                            running.stopping();
-                        }
-                        job = Some(running);
+                        job = Some(start_job(*new_job, out.clone(), &shared));
                     }
                 }
                 Action::Quit(lines) => {
@@ -234,7 +209,6 @@ where
                     reading = false;
                     closing = true;
                     session.abandon();
-                    job.iter().for_each(Running::stopping);
                 }
             }
             if !said_bye {
@@ -264,55 +238,37 @@ async fn join(job: &mut Option<Running>) -> Option<JobDone> {
     }
 }
 
-/// Runs a job once it has search slots, one per thread it uses, taken in
-/// the order jobs asked. Two kinds of job skip the queue:
-/// - a stopped one: it returns at once, and a stopped job must still run,
-///   since only `Job::run` produces the result the session needs;
-/// - a timed search that has waited half its time: it then runs beside
-///   the others, sharing the cores, so that a crowded machine makes its
-///   move weaker but never late (its clock started when it was received).
-///
-/// Untimed work (`go infinite`, `go depth N`, `solve`, `perft`) always
-/// waits for its slots, so it can hold up only other untimed work.
+/// Starts a job on a thread of its own, paced by the server's scheduler:
+/// it computes only while its turn lasts (earliest deadline first, see
+/// [`Scheduler`]), and a timed search's deadline counts from now, when its
+/// command was received, whenever it gets the cores.
 fn start_job(mut job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Running {
     let received = std::time::Instant::now();
     job.received(received);
     let terms = job.terms();
-    let searches = Arc::clone(&shared.searches);
-    let wanted = terms.threads.clamp(1, shared.max_searches.max(1)) as u32;
+    // Others already want every core: it will get a small share of one.
+    let others = shared.scheduler.demand();
+    if others >= shared.max_searches {
+        job.crowded();
+    }
+    let ticket = shared
+        .scheduler
+        .admit(terms.threads, terms.allowance.map(|a| received + a));
+    job.pace_with(Arc::clone(&ticket) as Arc<dyn crate::stop::Pacer>);
+    let admitted = Admitted(ticket);
     let stats = Arc::clone(&shared.stats);
-    let skip_queue = CancellationToken::new();
-    let skip = skip_queue.clone();
-    let handle = tokio::spawn(async move {
-        let queued = stats.queued_job();
-        let out_of_patience = async {
-            match terms.allowance {
-                Some(allowance) => {
-                    tokio::time::sleep_until(Instant::from_std(received) + allowance / 2).await;
-                }
-                None => std::future::pending().await,
-            }
-        };
-        let permit = tokio::select! {
-            // Acquiring fails only if the semaphore is closed, which we never
-            // do; running without a slot beats losing the job's result.
-            permit = searches.acquire_many_owned(wanted) => permit.ok(),
-            _ = skip.cancelled() => None,
-            _ = out_of_patience => {
-                stats.count_unqueued_job();
-                None
-            }
-        };
-        drop(queued);
-        let mut job = job;
-        if permit.is_none() {
-            job.crowded(stats.running_jobs());
-        }
-        let done = run_on_own_thread(job, out, stats).await;
-        drop(permit);
-        done
-    });
-    Running { handle, skip_queue }
+    let handle = tokio::spawn(run_on_own_thread(job, admitted, out, stats));
+    Running { handle }
+}
+
+/// A job's place in the scheduler, given back when the job ends, on
+/// every path out of its thread.
+struct Admitted(Arc<Ticket>);
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.0.leave();
+    }
 }
 
 /// Runs `job` on a thread of its own. Not tokio's blocking pool: it has a
@@ -320,12 +276,14 @@ fn start_job(mut job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Runnin
 /// other blocking work later.
 async fn run_on_own_thread(
     job: Job,
+    admitted: Admitted,
     out: mpsc::Sender<String>,
     stats: Arc<Stats>,
 ) -> Option<JobDone> {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let work = move || {
         let _running = stats.running_job();
+        let _admitted = admitted;
         // A send fails only when the writer is gone; the job keeps going
         // until its stop flag says otherwise.
         let done = job.run(&mut |line| {

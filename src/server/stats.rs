@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[derive(Debug, Default)]
 pub struct Stats {
     sessions: AtomicUsize,
-    queued_jobs: AtomicUsize,
+    waiting_jobs: AtomicUsize,
     running_jobs: AtomicUsize,
     accepted: AtomicU64,
     rejected: AtomicU64,
-    unqueued: AtomicU64,
+    pauses: AtomicU64,
 }
 
 impl Stats {
@@ -19,12 +19,13 @@ impl Stats {
         self.sessions.load(Ordering::SeqCst)
     }
 
-    /// Jobs waiting for a search slot.
+    /// Jobs that want the cores and wait for them: not started yet, or
+    /// paused for jobs due sooner (see the server's scheduler).
     pub fn queued_jobs(&self) -> usize {
-        self.queued_jobs.load(Ordering::SeqCst)
+        self.waiting_jobs.load(Ordering::SeqCst)
     }
 
-    /// Jobs running on a blocking thread right now.
+    /// Jobs with a thread right now, computing or waiting.
     pub fn running_jobs(&self) -> usize {
         self.running_jobs.load(Ordering::SeqCst)
     }
@@ -39,10 +40,10 @@ impl Stats {
         self.rejected.load(Ordering::SeqCst)
     }
 
-    /// Timed searches that ran beside the search slots, having waited for
-    /// one half their time.
-    pub fn unqueued_jobs(&self) -> u64 {
-        self.unqueued.load(Ordering::SeqCst)
+    /// Times a computing job was paused for one due sooner, since the
+    /// server started.
+    pub fn pauses(&self) -> u64 {
+        self.pauses.load(Ordering::SeqCst)
     }
 
     pub(crate) fn session(self: &Arc<Self>) -> Gauge {
@@ -50,16 +51,16 @@ impl Stats {
         Gauge::up(self, |s| &s.sessions)
     }
 
-    pub(crate) fn queued_job(self: &Arc<Self>) -> Gauge {
-        Gauge::up(self, |s| &s.queued_jobs)
-    }
-
     pub(crate) fn running_job(self: &Arc<Self>) -> Gauge {
         Gauge::up(self, |s| &s.running_jobs)
     }
 
-    pub(crate) fn count_unqueued_job(&self) {
-        self.unqueued.fetch_add(1, Ordering::SeqCst);
+    pub(crate) fn set_waiting_jobs(&self, n: usize) {
+        self.waiting_jobs.store(n, Ordering::SeqCst);
+    }
+
+    pub(crate) fn count_pause(&self) {
+        self.pauses.fetch_add(1, Ordering::SeqCst);
     }
 
     pub(crate) fn count_rejected(&self) {

@@ -37,8 +37,8 @@ pub use value::Value;
 
 use crate::eval::score::SOLVER_WIN;
 use crate::rules::{Move, NoMoves, Position};
+use crate::stop::Stop;
 use search::{Ctx, down, up};
-use std::sync::atomic::{AtomicBool, Ordering};
 use table::Table;
 
 /// A proven result with a line that realises it.
@@ -129,7 +129,7 @@ impl Solver {
         &mut self,
         pos: &Position,
         limits: &SolveLimits,
-        stop: &AtomicBool,
+        stop: &Stop,
         progress: &mut dyn FnMut(&SolveProgress),
         helper: Helper,
         main: impl FnOnce(&mut Ctx<'_>) -> R,
@@ -140,7 +140,7 @@ impl Solver {
             let mut ctx = Ctx::new(table, &mut self.history, limits, stop, progress);
             return main(&mut ctx);
         }
-        let done = AtomicBool::new(false);
+        let done = stop.for_helpers();
         let helpers = self.threads - 1;
         let history = &mut self.history;
         std::thread::scope(|s| {
@@ -152,7 +152,7 @@ impl Solver {
                     let unlimited = SolveLimits::default();
                     let mut ctx = Ctx::new(table, &mut own, &unlimited, done, &mut quiet);
                     ctx.salt = id as u64;
-                    while !done.load(Ordering::Relaxed) {
+                    while !done.is_raised() {
                         helper(&mut ctx, pos);
                         if ctx.aborted {
                             break;
@@ -164,7 +164,7 @@ impl Solver {
             }
             let mut ctx = Ctx::new(table, history, limits, stop, progress);
             let result = main(&mut ctx);
-            done.store(true, Ordering::Relaxed);
+            done.raise();
             result
         })
     }
@@ -186,7 +186,7 @@ impl Solver {
         &mut self,
         pos: &Position,
         limits: &SolveLimits,
-        stop: &AtomicBool,
+        stop: &Stop,
         progress: &mut dyn FnMut(&SolveProgress),
     ) -> Option<Solution> {
         let helper: Helper = |ctx, pos| {
@@ -219,7 +219,7 @@ impl Solver {
         pos: &Position,
         value: Value,
         limits: &SolveLimits,
-        stop: &AtomicBool,
+        stop: &Stop,
     ) -> Option<bool> {
         // The score is at least 1 exactly for a win, at least 0 for a draw.
         let threshold = match value {

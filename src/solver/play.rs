@@ -12,7 +12,7 @@ use super::{
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::threatens_win;
 use crate::rules::{Move, Position};
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 
 /// A position's proven value for the side to move, with a move keeping it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ impl Solver {
         &mut self,
         pos: &Position,
         limits: &SolveLimits,
-        stop: &AtomicBool,
+        stop: &Stop,
     ) -> Option<Decision> {
         if let Some(s) = terminal_score(pos) {
             return Some(Decision {
@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn decide_gives_the_value_and_a_move_keeping_it() {
-        let stop = AtomicBool::new(false);
+        let stop = Stop::new();
         let limits = SolveLimits::default();
         let mut solver = Solver::new(4);
         // White wins the race only with the double step.
@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn decide_agrees_with_solve_and_its_move_keeps_the_value() {
-        let stop = AtomicBool::new(false);
+        let stop = Stop::new();
         let limits = SolveLimits::default();
         for fen in [
             "8/p7/8/8/8/8/7P/8 w -",
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn move_bounds_read_the_table_only() {
-        let stop = AtomicBool::new(false);
+        let stop = Stop::new();
         let race = pos("8/p7/8/8/8/8/7P/8 w -");
         let mut solver = Solver::new(4);
         // The race rules settle a lone pawn each without a search.

@@ -11,7 +11,7 @@ use super::{SolveLimits, SolvePhase, SolveProgress};
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::{EVAL_LIMIT, evaluate_memo, rank_counts, threatens_win};
 use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position, Square};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Stop;
 use std::time::Instant;
 
 /// The parent's score for a child's score: one ply further from the end.
@@ -49,7 +49,7 @@ const CHECK_EVERY: u64 = 256;
 pub(super) struct Ctx<'a> {
     pub table: &'a Table,
     pub history: &'a mut [[u32; 64]; 128],
-    pub stop: &'a AtomicBool,
+    pub stop: &'a Stop,
     pub progress: &'a mut dyn FnMut(&SolveProgress),
     pub start: Instant,
     pub node_limit: u64,
@@ -69,7 +69,7 @@ impl Ctx<'_> {
         table: &'a Table,
         history: &'a mut [[u32; 64]; 128],
         limits: &SolveLimits,
-        stop: &'a AtomicBool,
+        stop: &'a Stop,
         progress: &'a mut dyn FnMut(&SolveProgress),
     ) -> Ctx<'a> {
         Ctx {
@@ -117,7 +117,7 @@ impl Ctx<'_> {
     }
 
     fn check_limits(&mut self) {
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stop.poll() {
             self.aborted = true;
             return;
         }

@@ -160,7 +160,7 @@ fn race_bounds_hold_against_brute_force() {
 
 #[test]
 fn every_visited_position_scores_as_brute_force() {
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     for_random_positions(
         0xDEAD_BEEF_0BAD_F00D,
         150,
@@ -187,7 +187,7 @@ fn every_visited_position_scores_as_brute_force() {
 
 #[test]
 fn at_least_agrees_with_brute_force() {
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let mut seen = HashMap::new();
     for_random_positions(
         0x0DDB_A11C_AFE5_7001,
@@ -215,7 +215,7 @@ fn at_least_agrees_with_brute_force() {
 /// brute force, for the full solve, the one-window decision and `at_least`.
 #[test]
 fn parallel_solves_agree_with_brute_force() {
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let limits = SolveLimits::default();
     for_random_positions(
         0x5EED_2222_7777_0001,
@@ -241,7 +241,7 @@ fn parallel_solves_agree_with_brute_force() {
 /// really race the solve's own thread: the same answers as one thread.
 #[test]
 fn parallel_and_single_threaded_solves_agree() {
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let limits = SolveLimits::default();
     for fen in [
         "8/2ppp3/pp4p1/7p/3PPP1P/8/1PP3P1/8 w -",

@@ -7,7 +7,7 @@ use super::clock::{Clocks, TimeControl};
 use super::player::{Answer, Fault, FaultKind, Player};
 use crate::rules::{Color, Game, Gaps, Move, Outcome, Position, RuleSet, parse_move};
 use crate::solver::{SolveLimits, Solver};
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 use std::time::Duration;
 
 /// How a game's gaps are settled.
@@ -92,9 +92,7 @@ impl Adjudicator {
             nodes: Some(self.nodes),
             movetime_ms: None,
         };
-        let solution = self
-            .solver
-            .solve(pos, &limits, &AtomicBool::new(false), &mut |_| {})?;
+        let solution = self.solver.solve(pos, &limits, &Stop::new(), &mut |_| {})?;
         Some((solution.value.winner(pos.side_to_move()), solution.plies))
     }
 }

@@ -28,7 +28,8 @@ pub use stats::{
     Elo, MoveTimes, Pentanomial, Score, Sprt, SprtDecision, Tally, elo, elo_from_score,
 };
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use crate::stop::Stop;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
@@ -132,7 +133,7 @@ pub struct MatchSummary {
 pub fn run(config: &MatchConfig, mut on_game: impl FnMut(&Played, &Tally)) -> MatchSummary {
     let plan = schedule(&config.gaps, config.games);
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let mut tally = Tally::default();
     let mut decided = None;
     thread::scope(|scope| {
@@ -151,7 +152,7 @@ pub fn run(config: &MatchConfig, mut on_game: impl FnMut(&Played, &Tally)) -> Ma
                 && let Some(decision) = sprt.decide_llr(tally.llr(sprt))
             {
                 decided = Some((decision, tally.llr(sprt)));
-                stop.store(true, Ordering::SeqCst);
+                stop.raise();
             }
         }
     });
@@ -167,7 +168,7 @@ fn worker(
     config: &MatchConfig,
     plan: &[Pairing],
     next: &AtomicUsize,
-    stop: &AtomicBool,
+    stop: &Stop,
     results: mpsc::Sender<Played>,
 ) {
     let mut engines = config
@@ -175,7 +176,7 @@ fn worker(
         .clone()
         .map(|e| e.player(config.command_patience));
     let mut adjudicator = config.adjudicate_nodes.map(|n| Adjudicator::new(n, 16));
-    while !stop.load(Ordering::SeqCst) {
+    while !stop.is_raised() {
         let Some(&pairing) = plan.get(next.fetch_add(1, Ordering::SeqCst)) else {
             break;
         };

@@ -7,7 +7,7 @@ use super::time::{Budget, Clock, Limits};
 use super::tt::{Bound, Table};
 use crate::eval::score::{MATE_BOUND, MAX_PLY, SEARCH_MATE};
 use crate::rules::{Move, MoveList, NoMoves, Position, RuleSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Stop;
 
 mod order;
 
@@ -40,7 +40,7 @@ pub(super) fn iterate(
     limits: &Limits,
     budget: &Budget,
     clock: &Clock,
-    stop: &AtomicBool,
+    stop: &Stop,
     avoid: &[Move],
     info: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
@@ -138,7 +138,7 @@ struct Searcher<'a> {
     node_limit: u64,
     budget: &'a Budget,
     clock: &'a Clock,
-    stop: &'a AtomicBool,
+    stop: &'a Stop,
     nodes: u64,
     seldepth: i32,
     aborted: bool,
@@ -158,7 +158,7 @@ impl<'a> Searcher<'a> {
         limits: &Limits,
         budget: &'a Budget,
         clock: &'a Clock,
-        stop: &'a AtomicBool,
+        stop: &'a Stop,
     ) -> Searcher<'a> {
         Searcher {
             tt,
@@ -182,7 +182,7 @@ impl<'a> Searcher<'a> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         let polled = self.nodes.is_multiple_of(POLL_INTERVAL)
-            && (self.stop.load(Ordering::Relaxed) || self.budget.past_hard(self.clock));
+            && (self.stop.poll() || self.budget.past_hard(self.clock));
         if polled || self.nodes >= self.node_limit {
             self.aborted = true;
         }

@@ -16,7 +16,7 @@ fn go(pos: &Position, depth: u32) -> SearchResult {
         depth: Some(depth),
         ..Limits::default()
     };
-    e.search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+    e.search(pos, &limits, &Stop::new(), &mut |_| {})
 }
 
 #[test]

@@ -6,7 +6,7 @@ use super::{Openings, Proof, Proven, mirror_proof};
 use crate::proofs::ProofEvent;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, SolveProgress, Solver, Value};
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 use std::time::{Duration, Instant};
 
 /// Budgets of one opening's proof.
@@ -34,7 +34,7 @@ pub fn prove(
     solver: &mut Solver,
     gaps: Gaps,
     limits: &ProveLimits,
-    stop: &AtomicBool,
+    stop: &Stop,
     progress: &mut dyn FnMut(&SolveProgress),
 ) -> Proved {
     let started = Instant::now();
@@ -80,7 +80,7 @@ pub fn settle(
     gaps: Gaps,
     proven: &Proven,
     limits: &ProveLimits,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Option<Proved> {
     if proven.unsettled.is_empty() {
         return None;
@@ -119,7 +119,7 @@ fn sort_first_moves(
     winner: Option<Color>,
     moves: impl Iterator<Item = Move>,
     limits: &SolveLimits,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> (Vec<Move>, Vec<Move>) {
     // What black must not reach after a first move that keeps the result.
     let spoiler = match winner {
@@ -153,12 +153,12 @@ pub fn prove_all(
     table: &mut Openings,
     solver: &mut Solver,
     limits: &ProveLimits,
-    stop: &AtomicBool,
+    stop: &Stop,
     report: &mut dyn FnMut(ProofEvent),
 ) {
     let width = RuleSet::PAWNRACE.width();
     for gaps in canonical_gaps(width) {
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        if stop.is_raised() {
             return;
         }
         let proved = match table.get(gaps) {

@@ -3,7 +3,7 @@
 use super::*;
 use crate::rules::{Position, RuleSet};
 use crate::solver::{SolveLimits, Solver};
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 
 fn mv(s: &str) -> Move {
     s.parse().unwrap()
@@ -74,7 +74,7 @@ fn settling_keeps_what_is_known_and_what_is_not() {
             movetime_ms: None,
         },
     };
-    let stop = AtomicBool::new(false);
+    let stop = Stop::new();
     let mut solver = Solver::new(1);
     let proved = settle(&mut solver, gaps, &proven, &limits, &stop).unwrap();
     assert_eq!(

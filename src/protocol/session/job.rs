@@ -6,14 +6,14 @@ use crate::memory::{MemoryBudget, Reservation};
 use crate::protocol::reply::info_line;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
 use crate::solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Value};
+use crate::stop::{Pacer, Stop};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// CPU-bound work of a session (a search, perft), run on a blocking thread.
 pub struct Job {
     pub(super) work: Work,
-    pub(super) stop: Arc<AtomicBool>,
+    pub(super) stop: Arc<Stop>,
     /// Lines to emit as the job starts, before its own.
     pub(super) preamble: Vec<String>,
     /// It runs without a search slot, beside the others (see
@@ -207,31 +207,20 @@ impl Job {
         }
     }
 
-    /// Tells a job that it runs without a search slot, sharing the cores
-    /// with more searches than there are: it gets a small share of a core,
-    /// so new tables are made only as large as that share can fill (the
-    /// smallest), rather than what its time alone would. Making them costs
-    /// every search on the machine; a hundred crowded searches spent two
-    /// fifths of the time zeroing tables they could not use.
-    ///
-    /// With `others` jobs running beside it, it also keeps back a margin
-    /// for the scheduler: among that many busy threads one waits its turn
-    /// for a while before it sees its deadline pass, so a crowded search
-    /// ends early, about 2 ms per other job, at most a quarter of its time.
-    pub fn crowded(&mut self, others: usize) {
+    /// Tells a job that other jobs already want every core: it will get a
+    /// small share of one, so new tables are made only as large as that
+    /// share can fill (the smallest), rather than what its time alone
+    /// would. Making them costs every search on the machine; a hundred
+    /// crowded searches spent two fifths of the time zeroing tables they
+    /// could not use.
+    pub fn crowded(&mut self) {
         self.crowded = true;
-        let margin = others as u64 * 2;
-        match &mut self.work {
-            Work::Search { limits, pos, .. } => {
-                let cap = limits.allowance_ms(pos.side_to_move()).unwrap_or(0) / 4;
-                limits.move_overhead_ms += margin.min(cap);
-            }
-            Work::ChooseGaps { limits, .. } => {
-                let cap = limits.allowance_ms(Color::Black).unwrap_or(0) / 4;
-                limits.move_overhead_ms += margin.min(cap);
-            }
-            Work::Perft { .. } | Work::Solve { .. } | Work::Analyse { .. } => {}
-        }
+    }
+
+    /// Lets `pacer` pause the job at its polls while others have the cores
+    /// (see [`crate::stop`]).
+    pub fn pace_with(&self, pacer: Arc<dyn Pacer>) {
+        self.stop.pace_with(pacer);
     }
 
     /// Runs to completion on the calling thread. `emit` gets progress lines
@@ -241,6 +230,9 @@ impl Job {
             emit(line);
         }
         let stop = &*self.stop;
+        // Tables are made only once the job has its turn: a hundred jobs
+        // making theirs at once would crowd out the threads that answer.
+        stop.poll();
         let crowded = self.crowded;
         let result = match self.work {
             Work::Search {

@@ -22,11 +22,11 @@ use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Limits};
 use crate::memory::MemoryBudget;
 
 use crate::rules::{Game, Gaps, Position, RuleSet};
+use crate::stop::Stop;
 use game::file_order;
 use search::{analyse_limits, solution_line};
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The most time `Move Overhead` may keep back, ms.
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
@@ -81,7 +81,7 @@ enum State {
 
 /// A job that is out, and the replies that wait for it.
 struct Running {
-    stop: Arc<AtomicBool>,
+    stop: Arc<Stop>,
     deferred: Vec<String>,
     quit: bool,
     /// For `go ponder`: the limits of the real search that `ponderhit`
@@ -162,16 +162,14 @@ impl Session {
     /// job returns at once, so it need not wait its turn behind other
     /// sessions' searches.
     pub fn stop_requested(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| r.stop.load(Ordering::Relaxed))
+        self.running.as_ref().is_some_and(|r| r.stop.is_raised())
     }
 
     /// Raises the running job's stop flag. Its result must still be handed
     /// to `finish`.
     fn interrupt(&self) {
         if let Some(running) = &self.running {
-            running.stop.store(true, Ordering::Relaxed);
+            running.stop.raise();
         }
     }
 
@@ -277,27 +275,27 @@ impl Session {
         };
         match command {
             Command::Stop => {
-                running.stop.store(true, Ordering::Relaxed);
+                running.stop.raise();
                 running.deferred.push("ok stop".into());
                 Action::Reply(Vec::new())
             }
             // With lines queued, they still run (like the end of input)
             // and `quit` comes last; otherwise it follows the job.
             Command::Quit if !self.queued.is_empty() => {
-                running.stop.store(true, Ordering::Relaxed);
+                running.stop.raise();
                 self.ending = true;
                 self.queued.push_back("quit".into());
                 Action::Reply(Vec::new())
             }
             Command::Quit => {
-                running.stop.store(true, Ordering::Relaxed);
+                running.stop.raise();
                 running.quit = true;
                 Action::Reply(Vec::new())
             }
             // The pondering ends, and its job's end starts the real search.
             Command::PonderHit if running.ponder.is_some() && !running.ponderhit => {
                 running.ponderhit = true;
-                running.stop.store(true, Ordering::Relaxed);
+                running.stop.raise();
                 Action::Reply(vec!["ok ponderhit".into()])
             }
             Command::PonderHit => Action::Reply(vec![error(
@@ -401,13 +399,13 @@ impl Session {
     fn start(&mut self, work: Work) -> Action {
         let job = Job {
             work,
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: Arc::new(Stop::new()),
             preamble: Vec::new(),
             crowded: false,
         };
         let bounded = job.terms().bounded;
         if self.ending && !bounded {
-            job.stop.store(true, Ordering::Relaxed);
+            job.stop.raise();
         }
         self.running = Some(Running {
             stop: job.stop.clone(),

@@ -4,7 +4,6 @@
 
 use super::{Action, Session};
 use crate::protocol::reply::{ErrorCode, error};
-use std::sync::atomic::Ordering;
 
 /// Lines a session keeps waiting behind a job; past this a line is refused
 /// (`error busy`) rather than held without limit.
@@ -49,7 +48,7 @@ impl Session {
         if let Some(running) = &self.running
             && !running.bounded
         {
-            running.stop.store(true, Ordering::Relaxed);
+            running.stop.raise();
         }
     }
 
