@@ -22,6 +22,9 @@ pub trait Pacer: Send + Sync {
     /// The job no longer computes (it only waits for its stop): others may
     /// have its cores.
     fn idle(&self);
+    /// The share of the cores the job can expect from now on, as (cores,
+    /// jobs wanting them), when that is less than all it asked for.
+    fn share(&self) -> Option<(usize, usize)>;
 }
 
 /// Raised once to end a job; read by all its threads.
@@ -82,6 +85,12 @@ impl Stop {
         self.is_raised()
     }
 
+    /// The share of the cores the job can expect, as (cores, jobs wanting
+    /// them), when it has to share; `None` alone or without a pacer.
+    pub fn share(&self) -> Option<(usize, usize)> {
+        self.pacer.get().and_then(|p| p.share())
+    }
+
     /// Paces the job with `pacer` from now on; false if it already had one.
     pub fn pace_with(&self, pacer: Arc<dyn Pacer>) -> bool {
         self.pacer.set(pacer).is_ok()
@@ -130,6 +139,9 @@ mod tests {
         fn idle(&self) {
             self.idles.fetch_add(1, Ordering::SeqCst);
         }
+        fn share(&self) -> Option<(usize, usize)> {
+            Some((1, 2))
+        }
     }
 
     #[test]
@@ -148,6 +160,8 @@ mod tests {
         assert_eq!(pacer.stops.load(Ordering::SeqCst), 1);
         assert_eq!(pacer.idles.load(Ordering::SeqCst), 1);
         assert!(Stop::raised().is_raised());
+        assert_eq!(stop.share(), Some((1, 2)));
+        assert_eq!(Stop::new().share(), None);
 
         let stop = Stop::new();
         stop.pace_with(pacer.clone());

@@ -145,17 +145,6 @@ impl Scheduler {
         }
     }
 
-    /// Jobs computing or wanting to, the cores they would keep busy.
-    pub fn demand(&self) -> usize {
-        let state = self.lock();
-        state
-            .jobs
-            .iter()
-            .filter(|e| matches!(e.phase, Phase::Running | Phase::Waiting))
-            .map(|e| e.weight)
-            .sum()
-    }
-
     fn lock(&self) -> MutexGuard<'_, State> {
         // A job thread that panicked while holding the lock leaves the
         // state consistent (every change is one assignment), so go on.
@@ -208,6 +197,16 @@ impl Scheduler {
         }
         self.rebalance(state);
     }
+}
+
+/// Jobs computing or wanting to: the cores they would keep busy.
+fn demand(state: &State) -> usize {
+    state
+        .jobs
+        .iter()
+        .filter(|e| matches!(e.phase, Phase::Running | Phase::Waiting))
+        .map(|e| e.weight)
+        .sum()
 }
 
 fn lock_since(ticket: &Ticket) -> MutexGuard<'_, Instant> {
@@ -290,6 +289,17 @@ impl Pacer for Ticket {
         let mut state = self.scheduler.lock();
         self.scheduler.set_phase(&mut state, self.id, Phase::Idle);
     }
+
+    fn share(&self) -> Option<(usize, usize)> {
+        let state = self.scheduler.lock();
+        let own = state.jobs.iter().find(|e| e.id == self.id)?;
+        if own.phase == Phase::Finishing {
+            // Answering late: no time to fill anything.
+            return Some((1, usize::MAX));
+        }
+        let demand = demand(&state);
+        (demand > self.scheduler.slots).then_some((self.scheduler.slots, demand))
+    }
 }
 
 #[cfg(test)]
@@ -340,7 +350,8 @@ mod tests {
         let narrow = s.admit(1, Some(now + ms(2000)));
         assert!(wide.run.load(Ordering::SeqCst));
         assert!(!narrow.run.load(Ordering::SeqCst));
-        assert_eq!(s.demand(), 3);
+        assert_eq!(demand(&s.lock()), 3);
+        assert_eq!(narrow.share(), Some((2, 3)));
         s.leave(&wide);
         assert!(narrow.run.load(Ordering::SeqCst));
     }

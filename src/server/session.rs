@@ -36,18 +36,14 @@ const WRITE_STALL: Duration = Duration::from_secs(30);
 pub(crate) struct Shared {
     /// Shares the cores out among every session's jobs.
     pub scheduler: Arc<Scheduler>,
-    /// Jobs computing at once (one per thread they use).
-    pub max_searches: usize,
     pub stats: Arc<Stats>,
     pub shutdown: CancellationToken,
 }
 
 impl Shared {
     pub fn new(max_searches: usize, stats: Arc<Stats>) -> Shared {
-        let max_searches = max_searches.max(1);
         Shared {
             scheduler: Scheduler::new(max_searches, Arc::clone(&stats)),
-            max_searches,
             stats,
             shutdown: CancellationToken::new(),
         }
@@ -246,11 +242,6 @@ fn start_job(mut job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Runnin
     let received = std::time::Instant::now();
     job.received(received);
     let terms = job.terms();
-    // Others already want every core: it will get a small share of one.
-    let others = shared.scheduler.demand();
-    if others >= shared.max_searches {
-        job.crowded();
-    }
     let ticket = shared
         .scheduler
         .admit(terms.threads, terms.allowance.map(|a| received + a));

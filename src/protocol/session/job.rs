@@ -16,9 +16,6 @@ pub struct Job {
     pub(super) stop: Arc<Stop>,
     /// Lines to emit as the job starts, before its own.
     pub(super) preamble: Vec<String>,
-    /// It runs without a search slot, beside the others (see
-    /// [`Job::crowded`]).
-    pub(super) crowded: bool,
 }
 
 /// The session's engine as a job takes it. Making and resizing tables
@@ -40,14 +37,20 @@ pub(super) struct Held {
 }
 
 impl EngineSlot {
-    /// The engine, with tables fit for a search of at most `allowance_ms`
+    /// The engine, with tables fit for a search with `allowance_ms` to go
     /// (see [`Engine::table_mib_for`]) and what the budget has left: they
     /// grow for a longer search than any before, and shrink only when
     /// `Hash` went below them.
-    fn ready(self, allowance_ms: Option<u64>, crowded: bool) -> Held {
-        let want = match crowded {
-            true => 1,
-            false => Engine::table_mib_for(allowance_ms, self.hash_mib),
+    fn ready(self, allowance_ms: Option<u64>, share: Option<(usize, usize)>) -> Held {
+        let want = match (share, allowance_ms) {
+            (None, _) => Engine::table_mib_for(allowance_ms, self.hash_mib),
+            // Sharing the cores, a timed search fills what its share of
+            // them can; untimed work gets the smallest tables.
+            (Some((cores, jobs)), Some(ms)) => {
+                let expected = ms * cores as u64 / jobs.max(1) as u64;
+                Engine::table_mib_for(Some(expected), self.hash_mib)
+            }
+            (Some(_), None) => 1,
         };
         let mut held = match self.held {
             Some(held) if (want..=self.hash_mib).contains(&held.engine.hash_mib()) => held,
@@ -207,16 +210,6 @@ impl Job {
         }
     }
 
-    /// Tells a job that other jobs already want every core: it will get a
-    /// small share of one, so new tables are made only as large as that
-    /// share can fill (the smallest), rather than what its time alone
-    /// would. Making them costs every search on the machine; a hundred
-    /// crowded searches spent two fifths of the time zeroing tables they
-    /// could not use.
-    pub fn crowded(&mut self) {
-        self.crowded = true;
-    }
-
     /// Lets `pacer` pause the job at its polls while others have the cores
     /// (see [`crate::stop`]).
     pub fn pace_with(&self, pacer: Arc<dyn Pacer>) {
@@ -230,17 +223,21 @@ impl Job {
             emit(line);
         }
         let stop = &*self.stop;
-        // Tables are made only once the job has its turn: a hundred jobs
-        // making theirs at once would crowd out the threads that answer.
+        // Tables are made only once the job has its turn (a hundred jobs
+        // making theirs at once would crowd out the threads that answer),
+        // and only as large as its share of the cores can fill: making
+        // them costs every search on the machine, and a hundred crowded
+        // searches once spent two fifths of the time zeroing tables they
+        // could not use.
         stop.poll();
-        let crowded = self.crowded;
+        let share = stop.share();
         let result = match self.work {
             Work::Search {
                 engine,
                 pos,
                 limits,
             } => {
-                let mut engine = engine.ready(limits.allowance_ms(pos.side_to_move()), crowded);
+                let mut engine = engine.ready(time_left(&limits, pos.side_to_move()), share);
                 let result = engine.engine.search(&pos, &limits, stop, &mut |info| {
                     if let Some((value, plies)) = info.proven {
                         emit(proven_line(value, plies));
@@ -254,7 +251,7 @@ impl Job {
                 rules,
                 limits,
             } => {
-                let mut engine = engine.ready(limits.allowance_ms(Color::Black), crowded);
+                let mut engine = engine.ready(time_left(&limits, Color::Black), share);
                 let gaps = engine.engine.choose_gaps(&rules, &limits, stop);
                 Finished::ChooseGaps { engine, gaps }
             }
@@ -266,7 +263,7 @@ impl Job {
                 pos,
                 limits,
             } => {
-                let mut engine = engine.ready(None, crowded);
+                let mut engine = engine.ready(None, share);
                 let solution = engine
                     .engine
                     .solver()
@@ -283,7 +280,7 @@ impl Job {
                 moves,
                 limits,
             } => {
-                let mut engine = engine.ready(None, crowded);
+                let mut engine = engine.ready(None, share);
                 let analysis = analyse(
                     &start,
                     &moves,
@@ -297,6 +294,15 @@ impl Job {
         };
         JobDone { result }
     }
+}
+
+/// What is left of a timed search's allowance now that it starts (it may
+/// have waited for its turn).
+fn time_left(limits: &Limits, side: Color) -> Option<u64> {
+    let waited = limits.started.map_or(0, |t| t.elapsed().as_millis() as u64);
+    limits
+        .allowance_ms(side)
+        .map(|ms| ms.saturating_sub(waited))
 }
 
 /// `info nodes N nps N time MS hashfull H string <phase>`: UCI's keys, so

@@ -401,7 +401,6 @@ impl Session {
             work,
             stop: Arc::new(Stop::new()),
             preamble: Vec::new(),
-            crowded: false,
         };
         let bounded = job.terms().bounded;
         if self.ending && !bounded {
