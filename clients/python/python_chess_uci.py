@@ -41,6 +41,10 @@ def promoted(board):
     return any(p.piece_type != chess.PAWN for p in board.piece_map().values())
 
 
+# Moves that came with a legal `ponder` reply.
+pondered = [0]
+
+
 def play_to_the_end(engine, board, seconds):
     """Plays the engine against itself until a pawn promotes or no move is
     left; returns the moves played."""
@@ -53,6 +57,10 @@ def play_to_the_end(engine, board, seconds):
         assert board.is_legal(result.move), f"illegal {result.move} in {board.fen()}"
         board.push(result.move)
         played += 1
+        # The reply it expects (bestmove ... ponder ...), for pondering.
+        if result.ponder is not None:
+            assert board.is_legal(result.ponder), f"ponder {result.ponder} in {board.fen()}"
+            pondered[0] += 1
     return played
 
 
@@ -68,7 +76,7 @@ def main():
     engine = chess.engine.SimpleEngine.popen_uci([args.engine])
     try:
         assert engine.id.get("name") == "pawnrace", engine.id
-        for option in ("Hash", "Threads", "Move Overhead", "Ponder", "Gaps"):
+        for option in ("Hash", "Threads", "Move Overhead", "Ponder", "Gaps", "UCI_Variant"):
             assert option in engine.options, f"no option {option}"
         engine.configure({"Hash": 8})
 
@@ -80,6 +88,7 @@ def main():
             promotions += promoted(board)
             print(f"game {game + 1}: {played} moves, ends {board.fen()}")
         assert promotions > 0, "no game reached a promotion"
+        assert pondered[0] > 0, "no bestmove named a reply to ponder on"
 
         # A promotion is the engine's move when it is there to be made.
         board = chess.Board("8/P7/8/8/8/8/7p/8 w - - 0 1")

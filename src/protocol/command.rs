@@ -21,7 +21,8 @@ pub enum Command {
         name: String,
         value: Option<String>,
     },
-    NewGame(GameKind),
+    /// `None`: the session's `UCI_Variant` (pawnrace unless set).
+    NewGame(Option<GameKind>),
     Gaps(Gaps),
     Position {
         setup: Setup,
@@ -175,8 +176,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "quit" | "exit" => simple(Command::Quit),
         "setoption" => parse_setoption(&args),
         "newgame" | "ucinewgame" => match args.as_slice() {
-            [] => Ok(Command::NewGame(GameKind::Pawn(Variant::PawnRace))),
-            [name] => name.parse().map(Command::NewGame).map_err(bad),
+            [] => Ok(Command::NewGame(None)),
+            [name] => name.parse().map(|k| Command::NewGame(Some(k))).map_err(bad),
             _ => Err(bad("newgame takes at most one game name")),
         },
         "gaps" => match args.as_slice() {
@@ -493,9 +494,10 @@ mod tests {
         assert_eq!(err("setoption Hash 64").code, ErrorCode::BadArgument);
         assert_eq!(
             ok("newgame MINI4"),
-            Command::NewGame(GameKind::Pawn(Variant::Mini4))
+            Command::NewGame(Some(GameKind::Pawn(Variant::Mini4)))
         );
-        assert_eq!(ok("newgame Chess"), Command::NewGame(GameKind::Chess));
+        assert_eq!(ok("newgame Chess"), Command::NewGame(Some(GameKind::Chess)));
+        assert_eq!(ok("ucinewgame"), Command::NewGame(None));
         assert_eq!(err("newgame chess960").code, ErrorCode::BadArgument);
         assert_eq!(ok("perft 3"), Command::Perft(3));
         assert_eq!(err("perft 99").code, ErrorCode::BadArgument);

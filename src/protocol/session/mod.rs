@@ -21,7 +21,7 @@ use super::reply::{ErrorCode, board_lines, error};
 use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Limits};
 use crate::memory::MemoryBudget;
 
-use crate::rules::{Game, Gaps, Position, RuleSet};
+use crate::rules::{Game, Gaps, Position, RuleSet, Variant};
 use crate::stop::Stop;
 use game::file_order;
 use search::{analyse_limits, solution_line};
@@ -123,6 +123,9 @@ pub struct Session {
     uci: bool,
     /// The `Gaps` option: what `position startpos` without gaps uses.
     gaps_option: Option<Gaps>,
+    /// The `UCI_Variant` option: the game `newgame` (`ucinewgame`) without
+    /// a name starts.
+    variant: Variant,
 }
 
 type Reply = Result<Vec<String>, ParseError>;
@@ -149,6 +152,7 @@ impl Session {
             ending: false,
             uci: false,
             gaps_option: None,
+            variant: Variant::PawnRace,
         }
     }
 
@@ -210,7 +214,9 @@ impl Session {
             Command::Stop => Ok(vec!["ok stop".into()]),
             Command::PonderHit => Err(fail(ErrorCode::WrongState, "no go ponder is running")),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::NewGame(variant) => Ok(self.new_game(variant)),
+            Command::NewGame(kind) => {
+                Ok(self.new_game(kind.unwrap_or(GameKind::Pawn(self.variant))))
+            }
             Command::Gaps(gaps) => self.choose_gaps(gaps),
             Command::Position { setup, moves } => self.position(setup, &moves),
             Command::Move(text) => self.play(&text),

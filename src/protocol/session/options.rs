@@ -1,8 +1,9 @@
 //! The engine's settings: `uci`'s greeting with its options, and `setoption`.
 
 use super::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Reply, Session, fail};
+use crate::protocol::command::GameKind;
 use crate::protocol::reply::ErrorCode;
-use crate::rules::Gaps;
+use crate::rules::{Gaps, Variant};
 
 impl Session {
     pub(super) fn greeting(&self) -> Vec<String> {
@@ -24,6 +25,11 @@ impl Session {
             "option name Ponder type check default false".into(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Gaps type string default <empty>".into(),
+            format!(
+                "option name UCI_Variant type combo default {} {}",
+                Variant::PawnRace,
+                Variant::ALL.map(|v| format!("var {v}")).join(" ")
+            ) + " var chess",
             "uciok".into(),
         ]
     }
@@ -93,6 +99,27 @@ impl Session {
             })?;
             self.gaps_option = Some(gaps);
             Ok(vec![format!("ok setoption Gaps {gaps}")])
+        } else if name.eq_ignore_ascii_case("uci_variant") {
+            // The game `ucinewgame` starts. `chess` is the 8x8 board that
+            // chess GUIs and python-chess know, on which pawn race is
+            // played: python-chess names it before every position.
+            let text = value.map(str::trim).unwrap_or("");
+            let variant: Variant = match text {
+                t if t.eq_ignore_ascii_case("chess") => Variant::PawnRace,
+                t => t.parse().map_err(|e: String| {
+                    fail(
+                        ErrorCode::BadArgument,
+                        format!("{e}; or chess, for pawnrace"),
+                    )
+                })?,
+            };
+            // A GUI sets it just before a game: a new variant starts its
+            // game now; the one in force changes nothing (the tables stay).
+            if variant != self.variant {
+                self.variant = variant;
+                self.new_game(GameKind::Pawn(variant));
+            }
+            Ok(vec![format!("ok setoption UCI_Variant {variant}")])
         } else if name.eq_ignore_ascii_case("move overhead") {
             let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
             self.move_overhead_ms = ms;
@@ -101,7 +128,7 @@ impl Session {
             Err(fail(
                 ErrorCode::BadArgument,
                 format!(
-                    "unknown option '{name}' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Gaps)"
+                    "unknown option '{name}' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Gaps, UCI_Variant)"
                 ),
             ))
         }

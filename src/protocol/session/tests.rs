@@ -389,7 +389,7 @@ fn options() {
     assert_eq!(out[1], "error bad-argument Hash takes MiB from 1 to 1024");
     assert_eq!(
         out[2],
-        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Gaps)"
+        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Gaps, UCI_Variant)"
     );
     assert_eq!(out[3], "ok setoption Move Overhead 100");
     assert_eq!(
@@ -602,4 +602,45 @@ fn multipv_reports_the_best_lines_with_different_first_moves() {
     // The move played is the first line's.
     let best = word_after(at_depth_3[0], "pv");
     assert_eq!(out.last().unwrap(), &format!("bestmove {best}"));
+}
+
+#[test]
+fn uci_variant_names_the_game_newgame_starts() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "setoption name UCI_Variant value MINI4",
+            "fen",
+            "newgame pawnrace",
+            "newgame",
+            "setoption name UCI_Variant value shogi",
+            "newgame",
+            "setoption name UCI_Variant value mini4",
+            "fen",
+            "setoption name UCI_Variant value chess",
+        ],
+    );
+    assert_eq!(
+        out,
+        [
+            "ok setoption UCI_Variant mini4",
+            "ok fen pppp/4/4/PPPP w -",
+            "ok newgame pawnrace awaiting gaps",
+            "ok newgame mini4",
+            "error bad-argument unknown variant 'shogi' (known: pawnrace, mini4); or chess, for pawnrace",
+            "ok newgame mini4",
+            // The variant in force: the game goes on.
+            "ok setoption UCI_Variant mini4",
+            "ok fen pppp/4/4/PPPP w -",
+            // python-chess's name for the 8x8 board: pawn race.
+            "ok setoption UCI_Variant pawnrace",
+        ]
+    );
+    assert_eq!(
+        drive(&mut s, &["fen"]),
+        [
+            "error wrong-state no position yet: black chooses the gaps first (gaps AH), or go lets the engine choose"
+        ]
+    );
 }
