@@ -112,10 +112,10 @@ struct ServeArgs {
     max_connections: usize,
     /// Close a session after this many seconds without input (0: never);
     /// a silent `go infinite` is stopped and answered first.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = ServerConfig::default().idle_timeout.map_or(0, |d| d.as_secs()))]
     idle_timeout: u64,
     /// On shutdown, wait at most this many seconds for sessions to end.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = ServerConfig::default().shutdown_grace.as_secs())]
     grace: u64,
 }
 

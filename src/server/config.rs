@@ -1,5 +1,6 @@
 //! Limits and settings of a server.
 
+use super::session::Settings;
 use crate::protocol::SessionOptions;
 use std::time::Duration;
 
@@ -22,10 +23,36 @@ pub struct ServerConfig {
     pub session: SessionOptions,
 }
 
+/// How long a closing TCP session keeps reading (and dropping) input: a
+/// socket closed with unread input resets, which can destroy our last
+/// lines before the peer reads them.
+const LINGER: Duration = Duration::from_millis(500);
+
+/// What a session runs over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Transport {
+    /// stdin/stdout: no idle timeout, since the peer is whoever started
+    /// us and may think for a long time between games; nothing to linger
+    /// for.
+    Stdio,
+    Tcp,
+}
+
 impl ServerConfig {
     /// The idle timeout if one applies.
     pub(crate) fn idle_timeout(&self) -> Option<Duration> {
         self.idle_timeout.filter(|d| !d.is_zero())
+    }
+
+    /// Every session's settings over `transport`, built once per server.
+    pub(crate) fn session_settings(&self, transport: Transport) -> Settings {
+        let tcp = transport == Transport::Tcp;
+        Settings {
+            max_line_length: self.max_line_length,
+            idle_timeout: self.idle_timeout().filter(|_| tcp),
+            linger: Some(LINGER).filter(|_| tcp),
+            options: self.session.clone(),
+        }
     }
 }
 

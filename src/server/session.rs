@@ -77,6 +77,177 @@ enum Event {
     Idle,
 }
 
+/// Where a session is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Reading commands.
+    Open,
+    /// Ending: no more input is read, and once no job is left the session
+    /// is over.
+    Closing {
+        /// The input ended by itself (end of file, a read error): there is
+        /// nothing left to linger for.
+        input_ended: bool,
+        /// `quit` was answered: nothing more may be written.
+        said_bye: bool,
+    },
+}
+
+/// Why a session ends.
+enum Close {
+    EndOfInput,
+    Quit(Vec<String>),
+    WriterGone,
+    Shutdown,
+    Idle(Duration),
+}
+
+/// One session: the protocol's state machine, its job and its output.
+struct Actor<'a> {
+    session: Session,
+    out: mpsc::Sender<String>,
+    shared: &'a Shared,
+    job: Option<Running>,
+    phase: Phase,
+    /// Close a session that waits on its peer for this long.
+    idle_after: Option<Duration>,
+}
+
+impl Actor<'_> {
+    fn open(&self) -> bool {
+        self.phase == Phase::Open
+    }
+
+    fn silent(&self) -> bool {
+        matches!(self.phase, Phase::Closing { said_bye: true, .. })
+    }
+
+    fn done(&self) -> bool {
+        !self.open() && self.job.is_none()
+    }
+
+    /// The one way a session ends. End of input lets what was asked for
+    /// still run (a search only `stop` would end is stopped), and a `quit`
+    /// queued before it is still answered; every other reason abandons
+    /// what is queued and stops the job.
+    async fn close(&mut self, why: Close) {
+        let input_ended = match self.phase {
+            Phase::Open => false,
+            Phase::Closing {
+                said_bye: false,
+                input_ended,
+            } if matches!(why, Close::Quit(_)) => input_ended,
+            Phase::Closing { .. } => return,
+        };
+        let (input_ended, said_bye) = match why {
+            Close::EndOfInput => {
+                self.session.end_input();
+                (true, false)
+            }
+            Close::Quit(lines) => {
+                send_all(&self.out, lines).await;
+                self.session.abandon();
+                (input_ended, true)
+            }
+            Close::WriterGone => {
+                debug!("peer stopped taking output");
+                self.session.abandon();
+                (false, false)
+            }
+            Close::Shutdown => {
+                send(&self.out, shutdown_notice()).await;
+                self.session.abandon();
+                (false, false)
+            }
+            Close::Idle(after) => {
+                let detail = format!("no input for {} s, closing", after.as_secs_f64());
+                send(&self.out, error(ErrorCode::IdleTimeout, detail)).await;
+                self.session.abandon();
+                (false, false)
+            }
+        };
+        self.phase = Phase::Closing {
+            input_ended,
+            said_bye,
+        };
+    }
+
+    /// Handles one event; false when the session cannot go on.
+    async fn on(&mut self, event: Event, max_line_length: usize) -> bool {
+        let action = match event {
+            Event::Input(Some(Ok(Frame::Line(line)))) => Some(self.session.handle_line(&line)),
+            Event::Input(Some(Ok(Frame::TooLong))) => {
+                let detail = format!("line longer than {max_line_length} bytes ignored");
+                send(&self.out, error(ErrorCode::LineTooLong, detail)).await;
+                None
+            }
+            Event::Input(Some(Ok(Frame::BadEncoding))) => {
+                let detail = "line is not valid UTF-8, ignored";
+                send(&self.out, error(ErrorCode::BadEncoding, detail)).await;
+                None
+            }
+            Event::Input(end) => {
+                if let Some(Err(e)) = end {
+                    debug!("read error: {e}");
+                }
+                self.close(Close::EndOfInput).await;
+                None
+            }
+            Event::WriterGone => {
+                self.close(Close::WriterGone).await;
+                None
+            }
+            Event::Shutdown => {
+                self.close(Close::Shutdown).await;
+                None
+            }
+            Event::Idle => {
+                let after = self.idle_after.unwrap_or_default();
+                self.close(Close::Idle(after)).await;
+                None
+            }
+            Event::JobDone(Some(done)) => {
+                self.job = None;
+                Some(self.session.finish(done))
+            }
+            Event::JobDone(None) => {
+                // The session still thinks its job runs and there is no
+                // result to give it: it cannot go on.
+                error!("job failed without a result; ending the session");
+                return false;
+            }
+        };
+        if let Some(action) = action {
+            self.perform(action).await;
+        }
+        true
+    }
+
+    /// An action, then the lines that waited for the job, until one starts
+    /// another job or nothing waits.
+    async fn perform(&mut self, action: Action) {
+        let mut next = Some(action);
+        while let Some(action) = next.take() {
+            match action {
+                Action::Reply(lines) if !self.silent() => send_all(&self.out, lines).await,
+                Action::Reply(_) => {}
+                Action::Run(job) => {
+                    if self.job.is_some() {
+                        // The protocol queues lines itself; never two jobs.
+                        error!("session asked for a second job while one runs; dropped");
+                    } else {
+                        self.job = Some(start_job(*job, self.out.clone(), self.shared));
+                    }
+                }
+                Action::Quit(lines) => self.close(Close::Quit(lines)).await,
+            }
+            if !self.silent() {
+                next = self.session.next_queued();
+            }
+        }
+    }
+}
+
 /// Runs one session to its end: `quit`, end of input, idle timeout, a
 /// vanished peer or shutdown. Returns only once its job, if any, is over.
 pub(crate) async fn run<R, W>(reader: R, writer: W, settings: Settings, shared: Shared)
@@ -90,134 +261,49 @@ where
     let framer = LineFramer::new(settings.max_line_length);
     let max_line_length = framer.max_line_length();
     let mut frames = FramedRead::new(reader, framer);
-    let mut session = Session::new(settings.options.clone());
-
-    let mut job: Option<Running> = None;
-    // Still taking commands.
-    let mut reading = true;
-    // Ending: once no job is left, the session is over.
-    let mut closing = false;
-    // The input has ended (EOF or a read error).
-    let mut input_ended = false;
-    // `quit` has been answered: nothing more may be written.
-    let mut said_bye = false;
-
     let idle_after = settings.idle_timeout.filter(|d| !d.is_zero());
-    // Armed only while idle_after is set and no job runs (see the select).
+    let mut actor = Actor {
+        session: Session::new(settings.options.clone()),
+        out,
+        shared: &shared,
+        job: None,
+        phase: Phase::Open,
+        idle_after,
+    };
+
+    // Armed only while idle_after is set and the session awaits input.
     let idle = tokio::time::sleep(idle_after.unwrap_or(Duration::from_secs(3600)));
     tokio::pin!(idle);
 
-    loop {
-        if closing && job.is_none() {
-            break;
-        }
+    while !actor.done() {
+        let open = actor.open();
         let event = tokio::select! {
             // A finished job first: its lines then go out before anything
             // the peer sent after it finished.
             biased;
-            done = join(&mut job), if job.is_some() => Event::JobDone(done),
-            _ = shared.shutdown.cancelled(), if !closing => Event::Shutdown,
-            frame = frames.next(), if reading => Event::Input(frame),
-            _ = out.closed(), if !closing => Event::WriterGone,
-            _ = &mut idle, if idle_after.is_some() && session.awaits_input() && !closing => Event::Idle,
+            done = join(&mut actor.job), if actor.job.is_some() => Event::JobDone(done),
+            _ = shared.shutdown.cancelled(), if open => Event::Shutdown,
+            frame = frames.next(), if open => Event::Input(frame),
+            _ = actor.out.closed(), if open => Event::WriterGone,
+            _ = &mut idle, if idle_after.is_some() && open && actor.session.awaits_input() => Event::Idle,
         };
-        let mut action = None;
-        match event {
-            Event::Input(Some(Ok(Frame::Line(line)))) => {
-                action = Some(session.handle_line(&line));
-            }
-            Event::Input(Some(Ok(Frame::TooLong))) => {
-                let detail = format!("line longer than {max_line_length} bytes ignored");
-                send(&out, error(ErrorCode::LineTooLong, detail)).await;
-            }
-            Event::Input(Some(Ok(Frame::BadEncoding))) => {
-                send(
-                    &out,
-                    error(ErrorCode::BadEncoding, "line is not valid UTF-8, ignored"),
-                )
-                .await;
-            }
-            Event::Input(end) => {
-                if let Some(Err(e)) = end {
-                    debug!("read error: {e}");
-                }
-                // The peer is done talking: what it asked for still runs,
-                // except a search only `stop` would end.
-                reading = false;
-                input_ended = true;
-                closing = true;
-                session.end_input();
-            }
-            Event::WriterGone => {
-                debug!("peer stopped taking output");
-                reading = false;
-                closing = true;
-                session.abandon();
-            }
-            Event::JobDone(Some(done)) => {
-                job = None;
-                action = Some(session.finish(done));
-            }
-            Event::JobDone(None) => {
-                // The session still thinks its job runs and there is no
-                // result to give it: it cannot go on.
-                error!("job failed without a result; ending the session");
-                break;
-            }
-            Event::Shutdown => {
-                if !said_bye {
-                    send(&out, shutdown_notice()).await;
-                }
-                reading = false;
-                closing = true;
-                session.abandon();
-            }
-            Event::Idle => {
-                let detail = match idle_after {
-                    Some(d) => format!("no input for {} s, closing", d.as_secs_f64()),
-                    None => "closing".to_string(),
-                };
-                send(&out, error(ErrorCode::IdleTimeout, detail)).await;
-                reading = false;
-                closing = true;
-                session.abandon();
-            }
-        }
-        // An action, then the lines that waited for the job, until one
-        // starts another job or nothing waits.
-        while let Some(next) = action.take() {
-            match next {
-                Action::Reply(lines) if !said_bye => send_all(&out, lines).await,
-                Action::Reply(_) => {}
-                Action::Run(new_job) => {
-                    if job.is_some() {
-                        // The protocol queues lines itself; never two jobs.
-                        error!("session asked for a second job while one runs; dropped");
-                    } else {
-                        job = Some(start_job(*new_job, out.clone(), &shared));
-                    }
-                }
-                Action::Quit(lines) => {
-                    if !said_bye {
-                        send_all(&out, lines).await;
-                    }
-                    said_bye = true;
-                    reading = false;
-                    closing = true;
-                    session.abandon();
-                }
-            }
-            if !said_bye {
-                action = session.next_queued();
-            }
+        if !actor.on(event, max_line_length).await {
+            break;
         }
         if let Some(d) = idle_after {
             idle.as_mut().reset(Instant::now() + d);
         }
     }
 
+    let input_ended = matches!(
+        actor.phase,
+        Phase::Closing {
+            input_ended: true,
+            ..
+        }
+    );
     // Dropping our sender lets the writer drain what is queued and close.
-    drop(out);
+    drop(actor);
     if let Err(e) = writer_task.await {
         warn!("writer task failed: {e}");
     }

@@ -1,7 +1,7 @@
 //! The TCP server: accept, cap, spawn a session per connection, shut down.
 
-use super::config::ServerConfig;
-use super::session::{self, Settings, Shared};
+use super::config::{ServerConfig, Transport};
+use super::session::{self, Shared};
 use super::stats::Stats;
 use std::future::Future;
 use std::io;
@@ -12,9 +12,6 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio_util::task::TaskTracker;
 use tracing::{debug, info, warn};
-
-/// See `Settings::linger`.
-const LINGER: Duration = Duration::from_millis(500);
 
 /// A rejected peer gets this long to take our one line.
 const REJECT_TIMEOUT: Duration = Duration::from_secs(2);
@@ -50,12 +47,7 @@ impl Server {
     pub async fn run(self, listener: TcpListener, shutdown: impl Future) -> io::Result<()> {
         let config = self.config;
         let shared = Shared::new(config.max_searches, self.stats);
-        let settings = Settings {
-            max_line_length: config.max_line_length,
-            idle_timeout: config.idle_timeout(),
-            linger: Some(LINGER),
-            options: config.session.clone(),
-        };
+        let settings = config.session_settings(Transport::Tcp);
         let connections = Arc::new(Semaphore::new(config.max_connections));
         let tracker = TaskTracker::new();
         let mut exhausted = Exhaustion::new();
