@@ -149,8 +149,15 @@ struct BenchArgs {
     /// proven value, and the spoils.
     #[arg(long)]
     keep: bool,
+    /// Instead: the solver benchmark. Each position of the keep set is
+    /// solved from an empty table of --hash MiB within --budget; the
+    /// median and p90 times and the solver's speed.
+    #[arg(long, conflicts_with = "keep")]
+    solve: bool,
     #[command(flatten)]
     keep_args: cli::keep::KeepBenchArgs,
+    #[command(flatten)]
+    solve_args: cli::solve_bench::SolveBenchArgs,
 }
 
 fn main() -> ExitCode {
@@ -161,6 +168,20 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => Some(args),
         Some(Command::Bench(args)) if args.keep => {
             return cli::keep::bench(&args.keep_args, parsed.common.hash);
+        }
+        Some(Command::Bench(args)) if args.solve => {
+            return match cli::keep::load(&args.keep_args) {
+                Ok(cases) => cli::solve_bench::run(
+                    cases,
+                    &args.solve_args,
+                    parsed.common.hash,
+                    args.keep_args.threads,
+                ),
+                Err(e) => {
+                    eprintln!("pawnrace bench: {e}");
+                    ExitCode::FAILURE
+                }
+            };
         }
         Some(Command::Bench(args)) => return run_bench(args.depth, parsed.common.hash),
         Some(Command::KeepSet(args)) => return cli::keep::make(args),

@@ -38,6 +38,23 @@ fn bench_reports_every_position_and_a_stable_total() {
 }
 
 #[test]
+fn the_solver_benchmark_times_each_position_and_sums_up() {
+    let (ok, stdout, stderr) = pawnrace(&["bench", "--solve", "--sample", "2", "--budget", "100"]);
+    assert!(ok, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(
+        lines[0].starts_with("case 1 ") && lines[0].contains(" fen "),
+        "{stdout}"
+    );
+    assert!(lines[1].starts_with("case 2 "), "{stdout}");
+    assert!(lines[2].starts_with("solve cases 2 proved "), "{stdout}");
+    assert!(lines[2].contains(" budget 100 ms"), "{stdout}");
+    let (ok, _, stderr) = pawnrace(&["bench", "--solve", "--keep"]);
+    assert!(!ok && stderr.contains("cannot be used with"), "{stderr}");
+}
+
+#[test]
 fn bad_arguments_are_refused_with_a_message() {
     let (ok, _, stderr) = pawnrace(&["bench", "--depth", "deep"]);
     assert!(!ok);

@@ -3,7 +3,7 @@
 //! plays the engine on them.
 
 use clap::Args;
-use pawnrace::engine::keep::{self, Entry, MakeOptions, Tally, Verdict};
+use pawnrace::engine::keep::{self, Case, Entry, MakeOptions, Tally, Verdict};
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
 use std::collections::HashSet;
@@ -153,32 +153,37 @@ pub struct KeepBenchArgs {
     pub threads: usize,
 }
 
-/// `pawnrace bench --keep`: a line per position, the spoils, the summary.
-pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
+/// The keep set's positions: the committed set, or `--set`.
+pub fn load(args: &KeepBenchArgs) -> Result<Vec<Case>, String> {
     let text = match &args.set {
         None => BUILTIN.to_string(),
-        Some(path) => match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("pawnrace bench: {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        },
+        Some(path) => {
+            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
+        }
     };
-    let cases: Vec<_> = match keep::parse_set(&text) {
-        Ok(set) => set
-            .into_iter()
-            .filter_map(|e| match e {
-                Entry::Case(c) => Some(c),
-                Entry::None(..) => None,
-            })
-            .take(args.limit.unwrap_or(usize::MAX))
-            .collect(),
+    let set = keep::parse_set(&text).map_err(|e| format!("the keep set: {e}"))?;
+    Ok(set
+        .into_iter()
+        .filter_map(|e| match e {
+            Entry::Case(c) => Some(c),
+            Entry::None(..) => None,
+        })
+        .collect())
+}
+
+/// `pawnrace bench --keep`: a line per position, the spoils, the summary.
+pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
+    let cases = match load(args) {
+        Ok(cases) => cases,
         Err(e) => {
-            eprintln!("pawnrace bench: the keep set: {e}");
+            eprintln!("pawnrace bench: {e}");
             return ExitCode::FAILURE;
         }
     };
+    let cases: Vec<Case> = cases
+        .into_iter()
+        .take(args.limit.unwrap_or(usize::MAX))
+        .collect();
     let mut tally = Tally::default();
     let mut spoils = Vec::new();
     for (n, case) in cases.iter().enumerate() {

@@ -8,6 +8,7 @@ pub mod match_cmd;
 pub mod perft;
 pub mod progress;
 pub mod solve;
+pub mod solve_bench;
 
 use pawnrace::problems::duel;
 use pawnrace::stop::Stop;

@@ -1,0 +1,142 @@
+//! `pawnrace bench --solve`: how long the exact solver takes on positions a
+//! few plies off the openings table's line (the keep set's, one to four
+//! plies into every opening), each from an empty table of the session's
+//! size, as a move-time proof would start.
+
+use clap::Args;
+use pawnrace::engine::keep::Case;
+use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::stop::Stop;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct SolveBenchArgs {
+    /// With --solve: give up on a position after this many milliseconds
+    /// (it then counts as slower than every proved one).
+    #[arg(long, default_value_t = 30_000)]
+    pub budget: u64,
+    /// With --solve: solve only this many positions, spread evenly over
+    /// the set (every opening's share of it, rather than the first few).
+    #[arg(long)]
+    pub sample: Option<usize>,
+}
+
+/// One position's proof.
+struct Timed {
+    ms: u64,
+    nodes: u64,
+    /// `None`: not proved within the budget.
+    plies: Option<u32>,
+}
+
+pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: usize) -> ExitCode {
+    let cases = spread(cases, args.sample);
+    let stop = Stop::new();
+    let limits = SolveLimits {
+        nodes: None,
+        movetime_ms: Some(args.budget),
+    };
+    let mut all = Vec::new();
+    for (n, case) in cases.iter().enumerate() {
+        let pos = case.position();
+        let mut solver = Solver::new(hash_mib);
+        solver.set_threads(threads);
+        let mut nodes = 0;
+        let start = Instant::now();
+        let solution = solver.solve(&pos, &limits, &stop, &mut |p| nodes = p.nodes);
+        let t = Timed {
+            ms: start.elapsed().as_millis() as u64,
+            nodes,
+            plies: solution.as_ref().map(|s| s.plies),
+        };
+        let result = match &solution {
+            Some(s) => format!("{} in {}", s.value, s.plies),
+            None => "unknown".into(),
+        };
+        println!(
+            "case {} {} {} plies {} {result} time {} nodes {} fen {}",
+            n + 1,
+            case.gaps,
+            case.slot,
+            case.plies(),
+            t.ms,
+            t.nodes,
+            pos.fen()
+        );
+        all.push(t);
+    }
+    println!("{}", summary(&all, args.budget, hash_mib, threads));
+    ExitCode::SUCCESS
+}
+
+/// `sample` cases spread evenly over `cases`, in order.
+fn spread(cases: Vec<Case>, sample: Option<usize>) -> Vec<Case> {
+    let n = cases.len();
+    match sample {
+        Some(k) if k > 0 && k < n => cases
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| (i * k) % n < k)
+            .map(|(_, c)| c)
+            .collect(),
+        _ => cases,
+    }
+}
+
+/// `solve cases N proved P median MS p90 MS nodes N nps N ...`: a position
+/// not proved counts as slower than the budget, and a percentile that falls
+/// on one is written `>BUDGET`.
+fn summary(all: &[Timed], budget: u64, hash_mib: usize, threads: usize) -> String {
+    let mut times: Vec<Option<u64>> = all.iter().map(|t| t.plies.map(|_| t.ms)).collect();
+    times.sort_by_key(|t| t.unwrap_or(u64::MAX));
+    let at = |q: f64| -> String {
+        if times.is_empty() {
+            return "-".into();
+        }
+        let i = ((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1;
+        match times[i] {
+            Some(ms) => ms.to_string(),
+            None => format!(">{budget}"),
+        }
+    };
+    let proved = all.iter().filter(|t| t.plies.is_some()).count();
+    let nodes: u64 = all.iter().map(|t| t.nodes).sum();
+    let ms: u64 = all.iter().map(|t| t.ms).sum();
+    let nps = (nodes as u128 * 1000 / u128::from(ms.max(1))) as u64;
+    format!(
+        "solve cases {} proved {proved} median {} p90 {} ms; nodes {nodes} time {ms} ms nps {nps}; hash {hash_mib} MiB threads {threads} budget {budget} ms",
+        all.len(),
+        at(0.5),
+        at(0.9),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timed(ms: u64, proved: bool) -> Timed {
+        Timed {
+            ms,
+            nodes: ms * 1000,
+            plies: proved.then_some(9),
+        }
+    }
+
+    #[test]
+    fn percentiles_put_unproved_positions_last() {
+        let all: Vec<Timed> = (1..=9)
+            .map(|i| timed(i * 100, true))
+            .chain([timed(5000, false)])
+            .collect();
+        let s = summary(&all, 5000, 16, 1);
+        assert!(
+            s.starts_with("solve cases 10 proved 9 median 500 p90 900 ms;"),
+            "{s}"
+        );
+        let all = [timed(10, true), timed(5000, false)];
+        let s = summary(&all, 5000, 16, 1);
+        assert!(s.contains("median 10 p90 >5000 ms;"), "{s}");
+    }
+}
