@@ -107,6 +107,11 @@ struct ServeArgs {
     /// Address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: SocketAddr,
+    /// Also serve HTTP here: a page at `/` and the protocol over a
+    /// WebSocket at `/ws`, one session per socket under the same limits
+    /// (e.g. 127.0.0.1:8080; port 0 picks a free port).
+    #[arg(long)]
+    http: Option<SocketAddr>,
     /// Sessions at once; more connections are told `error busy` and closed.
     #[arg(long, default_value_t = ServerConfig::default().max_connections)]
     max_connections: usize,
@@ -233,7 +238,7 @@ fn main() -> ExitCode {
             config.max_connections = args.max_connections;
             config.idle_timeout = Some(Duration::from_secs(args.idle_timeout));
             config.shutdown_grace = Duration::from_secs(args.grace);
-            runtime.block_on(serve(args.listen, config))
+            runtime.block_on(serve(args.listen, args.http, config))
         }
     };
     // Every session has ended and taken its job with it, but tokio's stdin
@@ -243,27 +248,42 @@ fn main() -> ExitCode {
     code
 }
 
-async fn serve(addr: SocketAddr, config: ServerConfig) -> ExitCode {
-    let listener = match TcpListener::bind(addr).await {
-        Ok(listener) => listener,
-        Err(e) => {
-            eprintln!("pawnrace: cannot listen on {addr}: {e}");
-            return ExitCode::FAILURE;
-        }
+async fn serve(addr: SocketAddr, http: Option<SocketAddr>, config: ServerConfig) -> ExitCode {
+    let Some(listener) = bind(addr, "").await else {
+        return ExitCode::FAILURE;
     };
-    // Not through tracing: scripts and tests look for this exact line, and
-    // with port 0 it is the only way to learn the port.
-    match listener.local_addr() {
-        Ok(bound) => eprintln!("pawnrace listening on {bound}"),
-        Err(_) => eprintln!("pawnrace listening on {addr}"),
+    let mut server = server::Server::new(config);
+    if let Some(http) = http {
+        let Some(listener) = bind(http, " (http)").await else {
+            return ExitCode::FAILURE;
+        };
+        server = server.with_http(listener);
     }
-    match server::serve(listener, config, server::shutdown_signal()).await {
+    match server.run(listener, server::shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pawnrace: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Binds `addr` and says where, or why not.
+async fn bind(addr: SocketAddr, what: &str) -> Option<TcpListener> {
+    let listener = match TcpListener::bind(addr).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("pawnrace: cannot listen on {addr}{what}: {e}");
+            return None;
+        }
+    };
+    // Not through tracing: scripts and tests look for this exact line, and
+    // with port 0 it is the only way to learn the port.
+    match listener.local_addr() {
+        Ok(bound) => eprintln!("pawnrace listening on {bound}{what}"),
+        Err(_) => eprintln!("pawnrace listening on {addr}{what}"),
+    }
+    Some(listener)
 }
 
 /// Logs go to stderr: stdout belongs to the protocol. `default` is the

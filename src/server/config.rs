@@ -36,6 +36,9 @@ pub(crate) enum Transport {
     /// for.
     Stdio,
     Tcp,
+    /// A WebSocket (`serve --http`): idle sessions time out as over TCP;
+    /// the socket's close handshake needs no lingering.
+    WebSocket,
 }
 
 impl ServerConfig {
@@ -46,11 +49,11 @@ impl ServerConfig {
 
     /// Every session's settings over `transport`, built once per server.
     pub(crate) fn session_settings(&self, transport: Transport) -> Settings {
-        let tcp = transport == Transport::Tcp;
+        let remote = transport != Transport::Stdio;
         Settings {
             max_line_length: self.max_line_length,
-            idle_timeout: self.idle_timeout().filter(|_| tcp),
-            linger: Some(LINGER).filter(|_| tcp),
+            idle_timeout: self.idle_timeout().filter(|_| remote),
+            linger: Some(LINGER).filter(|_| transport == Transport::Tcp),
             options: self.session.clone(),
         }
     }

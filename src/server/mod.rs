@@ -1,4 +1,4 @@
-//! The tokio server: session actors over stdio and TCP.
+//! The tokio server: session actors over stdio, TCP and WebSocket.
 //!
 //! Modelled on tokio-rs/mini-redis: an accept loop with an injected
 //! shutdown future, one actor task per connection, a cancellation token to
@@ -6,6 +6,7 @@
 
 mod codec;
 mod config;
+mod http;
 mod scheduler;
 mod session;
 mod stats;

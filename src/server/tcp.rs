@@ -1,6 +1,7 @@
 //! The TCP server: accept, cap, spawn a session per connection, shut down.
 
 use super::config::{ServerConfig, Transport};
+use super::http;
 use super::session::{self, Shared};
 use super::stats::Stats;
 use std::future::Future;
@@ -30,6 +31,8 @@ pub async fn serve(
 pub struct Server {
     config: ServerConfig,
     stats: Arc<Stats>,
+    /// Serves the page and WebSocket sessions here too (`serve --http`).
+    http: Option<TcpListener>,
 }
 
 impl Server {
@@ -37,7 +40,16 @@ impl Server {
         Server {
             config,
             stats: Arc::default(),
+            http: None,
         }
+    }
+
+    /// Serves HTTP on `listener` beside TCP: the page at `/`, sessions over
+    /// a WebSocket at `/ws`, sharing the connection cap, the search
+    /// scheduler and the shutdown.
+    pub fn with_http(mut self, listener: TcpListener) -> Server {
+        self.http = Some(listener);
+        self
     }
 
     pub fn stats(&self) -> Arc<Stats> {
@@ -52,6 +64,15 @@ impl Server {
         let tracker = TaskTracker::new();
         let mut exhausted = Exhaustion::new();
         tokio::pin!(shutdown);
+        let http = self.http.map(|listener| {
+            let (shared, connections) = (shared.clone(), Arc::clone(&connections));
+            let (config, tracker) = (config.clone(), tracker.clone());
+            tokio::spawn(async move {
+                if let Err(e) = http::serve(listener, &config, shared, connections, tracker).await {
+                    warn!("HTTP server failed: {e}");
+                }
+            })
+        });
 
         loop {
             let accepted = tokio::select! {
@@ -116,6 +137,11 @@ impl Server {
 
         drop(listener);
         shared.shutdown.cancel();
+        if let Some(http) = http {
+            // It stops taking connections on the shutdown; its sessions
+            // are the tracker's.
+            let _ = tokio::time::timeout(config.shutdown_grace, http).await;
+        }
         tracker.close();
         if tokio::time::timeout(config.shutdown_grace, tracker.wait())
             .await

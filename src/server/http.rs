@@ -1,0 +1,141 @@
+//! HTTP beside TCP: a page at `/` and the line protocol over a WebSocket at
+//! `/ws`, one session actor per socket with the same limits, scheduler and
+//! shutdown as a TCP connection. The browser is just another client: each
+//! text message is one or more lines of input, each line of output one
+//! text message.
+
+use super::config::{ServerConfig, Transport};
+use super::session::{self, Settings, Shared};
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use futures::{SinkExt, StreamExt};
+use std::sync::Arc;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tokio_util::task::TaskTracker;
+use tracing::{debug, info};
+
+/// The page at `/`, in the binary: nothing else is needed to run it.
+const PAGE: &str = include_str!("web/index.html");
+
+/// Bytes in flight between a socket and its session, each way.
+const PIPE: usize = 64 * 1024;
+
+#[derive(Clone)]
+struct Http {
+    settings: Settings,
+    shared: Shared,
+    connections: Arc<Semaphore>,
+    max_connections: usize,
+    tracker: TaskTracker,
+    /// The largest WebSocket message taken: a few lines' worth.
+    max_message: usize,
+}
+
+/// Serves `listener` until the server's shutdown; sessions it starts are
+/// counted in `connections` with TCP's and waited for through `tracker`.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    config: &ServerConfig,
+    shared: Shared,
+    connections: Arc<Semaphore>,
+    tracker: TaskTracker,
+) -> std::io::Result<()> {
+    let shutdown = shared.shutdown.clone();
+    let state = Http {
+        settings: config.session_settings(Transport::WebSocket),
+        shared,
+        connections,
+        max_connections: config.max_connections,
+        tracker,
+        max_message: config.max_line_length.saturating_mul(4).max(1024),
+    };
+    let app = Router::new()
+        .route("/", get(page))
+        .route("/ws", get(upgrade))
+        .with_state(state);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await
+}
+
+async fn page() -> Html<&'static str> {
+    Html(PAGE)
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(http): State<Http>) -> Response {
+    let Ok(permit) = Arc::clone(&http.connections).try_acquire_owned() else {
+        info!(
+            "WebSocket refused: at the limit of {} connections",
+            http.max_connections
+        );
+        http.shared.stats.count_rejected();
+        let why = format!("too many connections (limit {})", http.max_connections);
+        return (StatusCode::SERVICE_UNAVAILABLE, why).into_response();
+    };
+    let tracker = http.tracker.clone();
+    ws.max_message_size(http.max_message)
+        .on_upgrade(move |socket| {
+            tracker.track_future(async move {
+                debug!("WebSocket session starts");
+                run(socket, http.settings, http.shared).await;
+                drop(permit);
+                debug!("WebSocket session ends");
+            })
+        })
+        .into_response()
+}
+
+/// One session over `socket`: messages in become lines through one pipe,
+/// lines out become messages through another, so the session actor is the
+/// same as over TCP.
+async fn run(socket: WebSocket, settings: Settings, shared: Shared) {
+    let (mut sink, mut stream) = socket.split();
+    let (mut input, session_in) = tokio::io::duplex(PIPE);
+    let (session_out, output) = tokio::io::duplex(PIPE);
+
+    let send_lines = tokio::spawn(async move {
+        let mut lines = BufReader::new(output).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if sink.send(Message::Text(line.into())).await.is_err() {
+                // The peer is gone; dropping the pipe tells the session.
+                return;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let take_lines = async move {
+        while let Some(Ok(message)) = stream.next().await {
+            let bytes = match &message {
+                Message::Text(text) => text.as_bytes(),
+                Message::Binary(bytes) => bytes.as_ref(),
+                Message::Close(_) => break,
+                Message::Ping(_) | Message::Pong(_) => continue,
+            };
+            let written = async {
+                input.write_all(bytes).await?;
+                input.write_all(b"\n").await
+            };
+            if written.await.is_err() {
+                break;
+            }
+        }
+        // Dropping `input` is the session's end of input.
+    };
+
+    let session = session::run(session_in, session_out, settings, shared);
+    tokio::pin!(session, take_lines);
+    let mut reading = true;
+    loop {
+        tokio::select! {
+            _ = &mut session => break,
+            _ = &mut take_lines, if reading => reading = false,
+        }
+    }
+    let _ = send_lines.await;
+}

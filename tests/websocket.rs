@@ -1,0 +1,187 @@
+//! `pawnrace serve --http`: the page, and the protocol over a WebSocket
+//! against the real binary, beside its TCP listener.
+
+mod common;
+
+use common::wait_exit;
+use futures::{SinkExt, StreamExt};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+const PATIENCE: Duration = Duration::from_secs(30);
+
+struct Served {
+    child: Child,
+    tcp: SocketAddr,
+    http: SocketAddr,
+}
+
+impl Served {
+    fn start(extra: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pawnrace"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn pawnrace serve");
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        let mut address = |suffix: &str| -> SocketAddr {
+            let mut line = String::new();
+            stderr.read_line(&mut line).expect("read stderr");
+            line.trim()
+                .strip_prefix("pawnrace listening on ")
+                .and_then(|rest| rest.strip_suffix(suffix))
+                .unwrap_or_else(|| panic!("unexpected stderr line: {line:?}"))
+                .parse()
+                .expect("address")
+        };
+        let tcp = address("");
+        let http = address(" (http)");
+        // Keep draining the logs, or a full pipe would stall the server.
+        std::thread::spawn(move || for _ in stderr.lines() {});
+        Served { child, tcp, http }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(http: SocketAddr) -> Socket {
+    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{http}/ws"))
+        .await
+        .expect("WebSocket handshake");
+    socket
+}
+
+/// The next text message, skipping `info` lines.
+async fn reply(socket: &mut Socket) -> String {
+    loop {
+        let message = tokio::time::timeout(PATIENCE, socket.next())
+            .await
+            .expect("a reply in time")
+            .expect("socket open")
+            .expect("a message");
+        if let Message::Text(text) = message
+            && !text.starts_with("info ")
+        {
+            return text.to_string();
+        }
+    }
+}
+
+async fn send(socket: &mut Socket, text: &str) {
+    socket
+        .send(Message::text(text))
+        .await
+        .expect("send a message");
+}
+
+fn http_get(addr: SocketAddr, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("response");
+    response
+}
+
+#[test]
+fn the_page_is_served_at_the_root() {
+    let served = Served::start(&[]);
+    let page = http_get(served.http, "/");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("<title>pawnrace</title>"), "{page}");
+    assert!(page.contains("/ws"), "the page talks to /ws");
+    assert!(http_get(served.http, "/nowhere").starts_with("HTTP/1.1 404"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_speaks_the_protocol_as_tcp_does() {
+    let served = Served::start(&[]);
+    let mut a = connect(served.http).await;
+    let mut b = connect(served.http).await;
+    send(&mut a, "newgame").await;
+    assert_eq!(reply(&mut a).await, "ok newgame pawnrace awaiting gaps");
+    send(&mut a, "gaps AH").await;
+    assert_eq!(reply(&mut a).await, "ok gaps AH");
+    // Each session is its own: b has no game yet.
+    send(&mut b, "fen").await;
+    assert!(reply(&mut b).await.starts_with("error wrong-state "));
+    send(&mut a, "go depth 3").await;
+    assert!(reply(&mut a).await.starts_with("bestmove "));
+    // One message may carry several lines.
+    send(&mut a, "isready\nisready").await;
+    assert_eq!(reply(&mut a).await, "readyok");
+    assert_eq!(reply(&mut a).await, "readyok");
+    send(&mut a, "frobnicate").await;
+    assert!(reply(&mut a).await.starts_with("error unknown-command "));
+    send(&mut a, "quit").await;
+    assert_eq!(reply(&mut a).await, "ok bye");
+    // A message past four times the line limit ends the socket's session.
+    send(&mut b, &"x".repeat(5 * 4096)).await;
+    match tokio::time::timeout(PATIENCE, b.next())
+        .await
+        .expect("closed in time")
+    {
+        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => {}
+        Some(Ok(other)) => panic!("a huge message was taken: {other:?}"),
+    }
+    // The TCP listener still answers beside it.
+    let tcp = common::Peer::connect(served.tcp);
+    tcp.send("isready");
+    assert_eq!(tcp.reply(), "readyok");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_count_against_the_connection_cap_and_hear_the_shutdown() {
+    let mut served = Served::start(&["--max-connections", "1"]);
+    let mut a = connect(served.http).await;
+    send(&mut a, "isready").await;
+    assert_eq!(reply(&mut a).await, "readyok");
+    let refused = tokio_tungstenite::connect_async(format!("ws://{}/ws", served.http)).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 503)
+        }
+        other => panic!("a second socket past the cap: {other:?}"),
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &served.child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(kill.success());
+    // The notice, then the socket closes.
+    let notice = tokio::time::timeout(PATIENCE, a.next())
+        .await
+        .expect("in time");
+    match notice {
+        Some(Ok(Message::Text(text))) => {
+            assert_eq!(text.as_str(), "info string server shutting down")
+        }
+        other => panic!("no shutdown notice: {other:?}"),
+    }
+    match tokio::time::timeout(PATIENCE, a.next())
+        .await
+        .expect("closed in time")
+    {
+        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => {}
+        Some(Ok(other)) => panic!("after the notice: {other:?}"),
+    }
+    let status = wait_exit(&mut served.child, PATIENCE).expect("exit after SIGTERM");
+    assert!(status.success(), "{status}");
+}
