@@ -6,8 +6,10 @@
 //! few hundred nodes) a job that lost its turn parks until it gets the
 //! cores back, its deadline comes or it is stopped. So the operating system
 //! never has more busy search threads than cores to share out, and:
-//! - a timed search that waited wakes at its deadline and answers at once,
-//!   instead of waiting behind a hundred others for a time slice;
+//! - a timed search that waited wakes at its deadline and, its answer
+//!   being due, goes before every job whose answer is not (stopped jobs
+//!   too): late answers are served one core's turn after another, rather
+//!   than all at once and all late;
 //! - the threads that read commands and write replies find a core free
 //!   within a time slice of one job, not of every job;
 //! - a crowded machine makes each move weaker, never later: the cores go
@@ -57,15 +59,15 @@ struct Entry {
     /// work, `UNTIMED_PERIOD` after it last got the cores.
     due: Instant,
     phase: Phase,
+    /// Stopped or past its deadline: its answer is due now, so it goes
+    /// before every job that is not (it needs only a moment).
+    urgent: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     Waiting,
     Running,
-    /// Runs outside the count: stopped or past its deadline, it is about
-    /// to answer and needs a moment, whatever the others do.
-    Finishing,
     /// Only waits for its stop (`go infinite` after its search ended).
     Idle,
 }
@@ -123,6 +125,7 @@ impl Scheduler {
             weight: threads.clamp(1, self.slots),
             due: deadline.unwrap_or(now + UNTIMED_PERIOD),
             phase: Phase::Waiting,
+            urgent: false,
         });
         self.rebalance(&mut state);
         ticket
@@ -157,7 +160,10 @@ impl Scheduler {
         let mut order: Vec<usize> = (0..state.jobs.len())
             .filter(|&i| matches!(state.jobs[i].phase, Phase::Running | Phase::Waiting))
             .collect();
-        order.sort_by_key(|&i| (state.jobs[i].due, state.jobs[i].id));
+        order.sort_by_key(|&i| {
+            let e = &state.jobs[i];
+            (!e.urgent, e.due, e.id)
+        });
         let mut free = self.slots;
         let mut waiting = 0;
         let now = Instant::now();
@@ -188,12 +194,20 @@ impl Scheduler {
         self.stats.set_waiting_jobs(waiting);
     }
 
-    fn set_phase(&self, state: &mut State, id: u64, phase: Phase) {
+    /// The job no longer computes: its cores go to the next.
+    fn idle(&self, state: &mut State, id: u64) {
         if let Some(entry) = state.jobs.iter_mut().find(|e| e.id == id) {
-            entry.phase = phase;
-            let computes = matches!(phase, Phase::Running | Phase::Finishing);
-            entry.ticket.run.store(computes, Ordering::SeqCst);
-            entry.ticket.wake.notify_all();
+            entry.phase = Phase::Idle;
+            entry.ticket.run.store(false, Ordering::SeqCst);
+        }
+        self.rebalance(state);
+    }
+
+    /// The job's answer is due now (see [`Entry::urgent`]).
+    fn hurry(&self, state: &mut State, id: u64) {
+        match state.jobs.iter_mut().find(|e| e.id == id) {
+            Some(entry) if !entry.urgent => entry.urgent = true,
+            _ => return,
         }
         self.rebalance(state);
     }
@@ -229,16 +243,19 @@ impl Ticket {
             }
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             if late || raised.load(Ordering::SeqCst) {
-                // It answers now, beside whoever has the cores: a moment's
-                // work, and the answer is due.
-                scheduler.set_phase(&mut state, self.id, Phase::Finishing);
-                return;
+                // Its answer is due: it goes first, one core's turn after
+                // another, so that a crowd of late answers is served in
+                // order rather than all at once and all late.
+                scheduler.hurry(&mut state, self.id);
+                if self.run.load(Ordering::SeqCst) {
+                    return;
+                }
             }
             // Woken by its turn, its stop, or its deadline; the timeout
             // is only a safety net against a lost wake-up.
             let wait = match self.deadline {
-                Some(d) => d.saturating_duration_since(Instant::now()),
-                None => Duration::from_secs(1),
+                Some(d) if !late => d.saturating_duration_since(Instant::now()),
+                _ => Duration::from_secs(1),
             };
             state = match self.wake.wait_timeout(state, wait) {
                 Ok((guard, _)) => guard,
@@ -278,22 +295,18 @@ impl Pacer for Ticket {
 
     fn stopped(&self) {
         let mut state = self.scheduler.lock();
-        let phase = state.jobs.iter().find(|e| e.id == self.id).map(|e| e.phase);
-        if phase.is_some_and(|p| p != Phase::Finishing) {
-            self.scheduler
-                .set_phase(&mut state, self.id, Phase::Finishing);
-        }
+        self.scheduler.hurry(&mut state, self.id);
     }
 
     fn idle(&self) {
         let mut state = self.scheduler.lock();
-        self.scheduler.set_phase(&mut state, self.id, Phase::Idle);
+        self.scheduler.idle(&mut state, self.id);
     }
 
     fn share(&self) -> Option<(usize, usize)> {
         let state = self.scheduler.lock();
         let own = state.jobs.iter().find(|e| e.id == self.id)?;
-        if own.phase == Phase::Finishing {
+        if own.urgent {
             // Answering late: no time to fill anything.
             return Some((1, usize::MAX));
         }
@@ -371,13 +384,18 @@ mod tests {
         assert!(!stop.poll());
         let waited = now.elapsed();
         assert!(waited >= ms(40) && waited < ms(5000), "{waited:?}");
+        // Due now, it went before the job that was due sooner but has not
+        // seen its own deadline yet.
+        assert!(second.run.load(Ordering::SeqCst));
+        assert_eq!(second.share(), Some((1, usize::MAX)));
         assert_eq!(
             s.load(),
             Load {
                 running: 1,
-                waiting: 0
+                waiting: 1
             }
         );
+        s.leave(&second);
 
         // Raised from another thread, a parked job goes on at once.
         let third = s.admit(1, None);
@@ -393,7 +411,7 @@ mod tests {
         };
         assert!(stop.poll());
         raiser.join().unwrap();
-        for ticket in [first, second, third] {
+        for ticket in [first, third] {
             s.leave(&ticket);
         }
         assert_eq!(s.load(), Load::default());
