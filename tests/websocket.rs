@@ -3,57 +3,15 @@
 
 mod common;
 
-use common::wait_exit;
+use common::{ServerProcess, wait_exit};
 use futures::{SinkExt, StreamExt};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
 const PATIENCE: Duration = Duration::from_secs(30);
-
-struct Served {
-    child: Child,
-    tcp: SocketAddr,
-    http: SocketAddr,
-}
-
-impl Served {
-    fn start(extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pawnrace"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0"])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn pawnrace serve");
-        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-        let mut address = |suffix: &str| -> SocketAddr {
-            let mut line = String::new();
-            stderr.read_line(&mut line).expect("read stderr");
-            line.trim()
-                .strip_prefix("pawnrace listening on ")
-                .and_then(|rest| rest.strip_suffix(suffix))
-                .unwrap_or_else(|| panic!("unexpected stderr line: {line:?}"))
-                .parse()
-                .expect("address")
-        };
-        let tcp = address("");
-        let http = address(" (http)");
-        // Keep draining the logs, or a full pipe would stall the server.
-        std::thread::spawn(move || for _ in stderr.lines() {});
-        Served { child, tcp, http }
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -102,19 +60,21 @@ fn http_get(addr: SocketAddr, path: &str) -> String {
 
 #[test]
 fn the_page_is_served_at_the_root() {
-    let served = Served::start(&[]);
-    let page = http_get(served.http, "/");
+    let served = ServerProcess::spawn_with_http(&[]);
+    let http = served.http.expect("an HTTP address");
+    let page = http_get(http, "/");
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("<title>pawnrace</title>"), "{page}");
     assert!(page.contains("/ws"), "the page talks to /ws");
-    assert!(http_get(served.http, "/nowhere").starts_with("HTTP/1.1 404"));
+    assert!(http_get(http, "/nowhere").starts_with("HTTP/1.1 404"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_speaks_the_protocol_as_tcp_does() {
-    let served = Served::start(&[]);
-    let mut a = connect(served.http).await;
-    let mut b = connect(served.http).await;
+    let served = ServerProcess::spawn_with_http(&[]);
+    let http = served.http.expect("an HTTP address");
+    let mut a = connect(http).await;
+    let mut b = connect(http).await;
     send(&mut a, "newgame").await;
     assert_eq!(reply(&mut a).await, "ok newgame pawnrace awaiting gaps");
     send(&mut a, "gaps AH").await;
@@ -142,18 +102,19 @@ async fn a_websocket_speaks_the_protocol_as_tcp_does() {
         Some(Ok(other)) => panic!("a huge message was taken: {other:?}"),
     }
     // The TCP listener still answers beside it.
-    let tcp = common::Peer::connect(served.tcp);
+    let tcp = common::Peer::connect(served.addr);
     tcp.send("isready");
     assert_eq!(tcp.reply(), "readyok");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn websockets_count_against_the_connection_cap_and_hear_the_shutdown() {
-    let mut served = Served::start(&["--max-connections", "1"]);
-    let mut a = connect(served.http).await;
+    let mut served = ServerProcess::spawn_with_http(&["--max-connections", "1"]);
+    let http = served.http.expect("an HTTP address");
+    let mut a = connect(http).await;
     send(&mut a, "isready").await;
     assert_eq!(reply(&mut a).await, "readyok");
-    let refused = tokio_tungstenite::connect_async(format!("ws://{}/ws", served.http)).await;
+    let refused = tokio_tungstenite::connect_async(format!("ws://{http}/ws")).await;
     match refused {
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
             assert_eq!(response.status(), 503)

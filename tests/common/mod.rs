@@ -194,6 +194,8 @@ pub fn wait_exit(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
 pub struct ServerProcess {
     pub child: Child,
     pub addr: SocketAddr,
+    /// The HTTP listener's address, for a server started with `--http`.
+    pub http: Option<SocketAddr>,
 }
 
 impl ServerProcess {
@@ -219,7 +221,13 @@ impl ServerProcess {
         ServerProcess::start(command, log)
     }
 
+    /// `pawnrace serve` with an HTTP listener too, both on free ports.
+    pub fn spawn_with_http(extra: &[&str]) -> ServerProcess {
+        ServerProcess::spawn(&[&["--http", "127.0.0.1:0"], extra].concat())
+    }
+
     fn start(mut command: Command, log: Arc<Mutex<Vec<String>>>) -> ServerProcess {
+        let http = command.get_args().any(|a| a == "--http");
         let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -227,14 +235,18 @@ impl ServerProcess {
             .spawn()
             .expect("spawn pawnrace serve");
         let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-        let mut first = String::new();
-        stderr.read_line(&mut first).expect("read stderr");
-        let addr = first
-            .trim()
-            .strip_prefix("pawnrace listening on ")
-            .unwrap_or_else(|| panic!("unexpected first stderr line: {first:?}"))
-            .parse()
-            .expect("address");
+        let mut address = |suffix: &str| -> SocketAddr {
+            let mut line = String::new();
+            stderr.read_line(&mut line).expect("read stderr");
+            line.trim()
+                .strip_prefix("pawnrace listening on ")
+                .and_then(|rest| rest.strip_suffix(suffix))
+                .unwrap_or_else(|| panic!("unexpected stderr line: {line:?}"))
+                .parse()
+                .expect("address")
+        };
+        let addr = address("");
+        let http = http.then(|| address(" (http)"));
         // Keep draining the logs, or a full pipe would stall the server.
         thread::spawn(move || {
             for line in stderr.lines() {
@@ -242,7 +254,7 @@ impl ServerProcess {
                 log.lock().unwrap_or_else(|e| e.into_inner()).push(line);
             }
         });
-        ServerProcess { child, addr }
+        ServerProcess { child, addr, http }
     }
 
     pub fn terminate(&mut self) -> Option<ExitStatus> {

@@ -113,12 +113,13 @@ impl Session {
                 let mut best = format!("bestmove {}", uci(&before, m));
                 // UCI's guess at the reply, which a GUI may ponder on; the
                 // protocol's own peers get the move alone.
-                let reply = match result.pv.as_slice() {
-                    [first, reply, ..] if *first == m && game.outcome().is_none() => Some(*reply),
-                    _ => None,
-                };
-                if let Some(r) = reply.filter(|r| self.uci && game.position().is_legal(*r)) {
-                    best.push_str(&format!(" ponder {}", uci(game.position(), r)));
+                if self.uci
+                    && let [first, reply, ..] = result.pv.as_slice()
+                    && *first == m
+                    && game.outcome().is_none()
+                    && game.position().is_legal(*reply)
+                {
+                    best.push_str(&format!(" ponder {}", uci(game.position(), *reply)));
                 }
                 lines.push(best);
                 lines
