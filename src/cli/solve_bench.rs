@@ -1,7 +1,10 @@
 //! `pawnrace bench --solve`: how long the exact solver takes on positions a
 //! few plies off the openings table's line (the keep set's, one to four
 //! plies into every opening), each from an empty table of the session's
-//! size, as a move-time proof would start.
+//! size, as a move-time proof would start. With `--decide`, only the value
+//! and a move keeping it, which is what a move at move time needs first;
+//! with `--nodes`, a budget that is the same on a busy machine, so that two
+//! builds' node counts compare where their times would not.
 
 use clap::Args;
 use pawnrace::engine::keep::Case;
@@ -20,21 +23,29 @@ pub struct SolveBenchArgs {
     /// the set (every opening's share of it, rather than the first few).
     #[arg(long)]
     pub sample: Option<usize>,
+    /// With --solve: also give up after this many nodes, which unlike
+    /// time is the same on a busy machine.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// With --solve: only decide each position's value with a move that
+    /// keeps it (what move-time play asks first), not the distance.
+    #[arg(long)]
+    pub decide: bool,
 }
 
 /// One position's proof.
 struct Timed {
     ms: u64,
     nodes: u64,
-    /// `None`: not proved within the budget.
-    plies: Option<u32>,
+    /// Within the budget.
+    proved: bool,
 }
 
 pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: usize) -> ExitCode {
     let cases = spread(cases, args.sample);
     let stop = Stop::new();
     let limits = SolveLimits {
-        nodes: None,
+        nodes: args.nodes,
         movetime_ms: Some(args.budget),
     };
     let mut all = Vec::new();
@@ -42,18 +53,22 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
         let pos = case.position();
         let mut solver = Solver::new(hash_mib);
         solver.set_threads(threads);
-        let mut nodes = 0;
         let start = Instant::now();
-        let solution = solver.solve(&pos, &limits, &stop, &mut |p| nodes = p.nodes);
+        let result = if args.decide {
+            solver
+                .decide(&pos, &limits, &stop)
+                .map(|d| d.value.to_string())
+        } else {
+            solver
+                .solve(&pos, &limits, &stop, &mut |_| {})
+                .map(|s| format!("{} in {}", s.value, s.plies))
+        };
         let t = Timed {
             ms: start.elapsed().as_millis() as u64,
-            nodes,
-            plies: solution.as_ref().map(|s| s.plies),
+            nodes: solver.last_nodes(),
+            proved: result.is_some(),
         };
-        let result = match &solution {
-            Some(s) => format!("{} in {}", s.value, s.plies),
-            None => "unknown".into(),
-        };
+        let result = result.unwrap_or_else(|| "unknown".into());
         println!(
             "case {} {} {} plies {} {result} time {} nodes {} fen {}",
             n + 1,
@@ -88,7 +103,7 @@ fn spread(cases: Vec<Case>, sample: Option<usize>) -> Vec<Case> {
 /// not proved counts as slower than the budget, and a percentile that falls
 /// on one is written `>BUDGET`.
 fn summary(all: &[Timed], budget: u64, hash_mib: usize, threads: usize) -> String {
-    let mut times: Vec<Option<u64>> = all.iter().map(|t| t.plies.map(|_| t.ms)).collect();
+    let mut times: Vec<Option<u64>> = all.iter().map(|t| t.proved.then_some(t.ms)).collect();
     times.sort_by_key(|t| t.unwrap_or(u64::MAX));
     let at = |q: f64| -> String {
         if times.is_empty() {
@@ -100,7 +115,7 @@ fn summary(all: &[Timed], budget: u64, hash_mib: usize, threads: usize) -> Strin
             None => format!(">{budget}"),
         }
     };
-    let proved = all.iter().filter(|t| t.plies.is_some()).count();
+    let proved = all.iter().filter(|t| t.proved).count();
     let nodes: u64 = all.iter().map(|t| t.nodes).sum();
     let ms: u64 = all.iter().map(|t| t.ms).sum();
     let nps = (nodes as u128 * 1000 / u128::from(ms.max(1))) as u64;
@@ -120,7 +135,7 @@ mod tests {
         Timed {
             ms,
             nodes: ms * 1000,
-            plies: proved.then_some(9),
+            proved,
         }
     }
 

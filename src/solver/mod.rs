@@ -96,6 +96,8 @@ pub struct Solver {
     table: Table,
     history: Box<[[u32; 64]; 128]>,
     threads: usize,
+    /// Nodes the last proof's own thread searched (helpers not counted).
+    last_nodes: u64,
 }
 
 /// What a parallel solve's helper threads search, over and over if they
@@ -108,6 +110,7 @@ impl Solver {
             table: Table::new(hash_mib),
             history: Box::new([[0; 64]; 128]),
             threads: 1,
+            last_nodes: 0,
         }
     }
 
@@ -121,6 +124,12 @@ impl Solver {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Nodes the last solve, decision or proof searched on its own thread
+    /// (a parallel solve's helpers not counted), finished or cut short.
+    pub fn last_nodes(&self) -> u64 {
+        self.last_nodes
     }
 
     /// Runs `main` on this thread, with `self.threads - 1` helpers running
@@ -138,12 +147,14 @@ impl Solver {
         let table = &self.table;
         if self.threads <= 1 {
             let mut ctx = Ctx::new(table, &mut self.history, limits, stop, progress);
-            return main(&mut ctx);
+            let result = main(&mut ctx);
+            self.last_nodes = ctx.nodes;
+            return result;
         }
         let done = stop.for_helpers();
         let helpers = self.threads - 1;
         let history = &mut self.history;
-        std::thread::scope(|s| {
+        let (result, nodes) = std::thread::scope(|s| {
             for id in 1..=helpers {
                 let done = &done;
                 s.spawn(move || {
@@ -165,8 +176,10 @@ impl Solver {
             let mut ctx = Ctx::new(table, history, limits, stop, progress);
             let result = main(&mut ctx);
             done.raise();
-            result
-        })
+            (result, ctx.nodes)
+        });
+        self.last_nodes = nodes;
+        result
     }
 
     /// A fresh table of `mib` MiB; what the old one knew is lost.

@@ -44,8 +44,8 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
     }
     // We promote on ply 2d-1; they need at least as many moves, so their
     // first promotion is on ply 2d at the earliest. They get d-1 turns first.
-    if let Some(d) = fastest_unstoppable(pos, us)
-        && d <= theirs
+    if let Some((passer, d)) = fastest_unstoppable(pos, us)
+        && (d <= theirs || d <= fastest_around(pos, !us, pos.pawns(us) & !passer.bb(), d))
         && never_stalemated(pos, !us, d - 1)
     {
         // A win: above any bound the horizon gives.
@@ -53,8 +53,8 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
     }
     // They promote on ply 2d; our first promotion is on ply 2e-1 > 2d. We get
     // d turns first.
-    if let Some(d) = fastest_unstoppable(pos, !us)
-        && ours > d
+    if let Some((passer, d)) = fastest_unstoppable(pos, !us)
+        && (ours > d || fastest_around(pos, us, pos.pawns(!us) & !passer.bb(), d + 1) > d)
         && never_stalemated(pos, us, d)
     {
         // A loss: below any bound the horizon gives.
@@ -96,9 +96,9 @@ fn fastest(pos: &Position, color: Color) -> u32 {
     leader(pos.pawns(color), color).map_or(u32::MAX, |sq| moves_to_goal(pos, color, sq))
 }
 
-/// The fewest moves any passer of `color` needs whose path no enemy pawn can
-/// ever reach while `color` pushes only that passer.
-fn fastest_unstoppable(pos: &Position, color: Color) -> Option<u32> {
+/// The passer of `color` needing the fewest moves (and their number) whose
+/// path no enemy pawn can ever reach while `color` pushes only that passer.
+fn fastest_unstoppable(pos: &Position, color: Color) -> Option<(Square, u32)> {
     let board = pos.rules().board();
     let own = pos.pawns(color);
     let enemy = pos.pawns(!color);
@@ -111,10 +111,59 @@ fn fastest_unstoppable(pos: &Position, color: Color) -> Option<u32> {
         candidates &= !sq.bb();
         let zone = (sq.bb().front_span(color) & board).widen() & board;
         if (reach(pos, !color, own & !sq.bb()) & zone).is_empty() {
-            return Some(moves_to_goal(pos, color, sq));
+            return Some((sq, moves_to_goal(pos, color, sq)));
         }
     }
     None
+}
+
+/// A lower bound on the moves `color` needs to promote any pawn while the
+/// enemy pawns `frozen` stand still (the enemy pushes only a passer none of
+/// them can reach), counted up to `enough`: the most it returns. Sharper
+/// than [`fastest`], which ignores blocks: a pawn can push only onto a square
+/// no frozen pawn holds, unless another pawn of `color` takes that pawn
+/// first (a move more), and it can capture only onto frozen pawns. `color`'s
+/// own pawns are passed through, which only makes the bound lower.
+fn fastest_around(pos: &Position, color: Color, frozen: Bitboard, enough: u32) -> u32 {
+    let board = pos.rules().board();
+    let goal = pos.rules().goal(color);
+    let forward = |b: Bitboard| match color {
+        Color::White => b.shift_ranks(1),
+        Color::Black => b.shift_ranks(-1),
+    };
+    // Frozen pawns some pawn of `color` could ever take (from a square it
+    // could ever stand on): only those can be cleared out of another's way.
+    let takeable = beside(forward(reach(pos, color, frozen))) & frozen;
+    // A double step's first square, then where it lands: in one move past
+    // no frozen pawn, or in two where another pawn takes one first.
+    let mid = forward(pos.pawns(color)) & pos.rules().double_from(color);
+    let hard = frozen & !takeable;
+    let double = [
+        forward(mid & !frozen) & !frozen & board,
+        forward(mid & !hard) & !hard & board,
+    ];
+    // Squares a pawn of `color` could stand on after k moves, and after k-1.
+    let (mut now, mut before) = (pos.pawns(color), Bitboard::EMPTY);
+    for k in 1..enough {
+        let ahead = forward(now);
+        let next = now
+            | (ahead & board & !frozen)
+            | (forward(before) & takeable)
+            | (beside(ahead) & frozen)
+            | double[0]
+            | if k >= 2 { double[1] } else { Bitboard::EMPTY };
+        if !(next & goal).is_empty() {
+            return k;
+        }
+        (before, now) = (now, next);
+    }
+    enough
+}
+
+/// The squares beside the set's squares on their ranks, theirs left out
+/// unless beside another: where pawns one rank behind capture.
+fn beside(b: Bitboard) -> Bitboard {
+    Bitboard(((b.0 & !Bitboard::FILE_A.0) >> 1) | ((b.0 & !Bitboard::FILE_H.0) << 1))
 }
 
 /// Every square a pawn of `color` could ever stand on if the enemy pawns

@@ -270,3 +270,19 @@ fn parallel_and_single_threaded_solves_agree() {
         }
     }
 }
+
+#[test]
+fn a_passer_outruns_pawns_that_are_blocked_for_good() {
+    // White's a-pawn promotes in four moves. Black's e-pawn is two steps
+    // from its goal but stands against a white pawn it can never pass or
+    // take while white pushes only the a-pawn; the h-pawn needs five.
+    let pos = Position::from_fen("8/7p/8/8/P7/4p3/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
+    assert_eq!(race::bounds(&pos).0, Some(SOLVER_WIN - 7));
+    // Black to move: the same race, lost in eight plies.
+    let pos = Position::from_fen("8/7p/8/8/P7/4p3/4P3/8 b -", RuleSet::PAWNRACE).unwrap();
+    assert_eq!(race::bounds(&pos).1, Some(-(SOLVER_WIN - 8)));
+    let exact = Solver::new(1)
+        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
+        .unwrap();
+    assert_eq!((exact.value, exact.plies), (Value::Loss, 8));
+}
