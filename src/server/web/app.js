@@ -72,6 +72,7 @@ const play = new Play(client, board, thinking, {
     banner.replaceChildren(`${capitalized(over.sentence)} `, result);
   },
   moveList: (moves, offset) => renderMoves($("moves"), moves, offset),
+  info: (text) => ($("game-info").textContent = text),
   legalMoves(legal) {
     $("legal-moves").replaceChildren(...legal.map((m) => new Option(m.san, m.san)));
     $("move-input").disabled = legal.length === 0;
@@ -166,6 +167,7 @@ function updateSetup() {
   for (const input of document.querySelectorAll(".files input")) input.disabled = byEngine;
   $("movetime-out").textContent = movetimeText(MOVETIMES[Number($("movetime").value)]);
   play.movetime = MOVETIMES[Number($("movetime").value)];
+  play.render();
 }
 $("setup").addEventListener("change", updateSetup);
 $("setup").addEventListener("input", updateSetup);

@@ -239,6 +239,7 @@ export class Play {
       : humanToMove ? "your-move" : this.paused ? "paused" : "waiting";
     this.ui.banner(over, RESULT_TOKEN[over?.result] ?? "*");
     this.ui.moveList(this.moves, this.plyOffset());
+    this.ui.info(this.describe());
     this.ui.legalMoves(humanToMove ? this.legal : []);
     this.ui.controls({
       stop: this.searching,
@@ -246,6 +247,20 @@ export class Play {
       pause: this.watching && !over,
       paused: this.paused,
     });
+  }
+
+  // `Gaps AF (white has no a-pawn, black no f-pawn) · you play white ·
+  // the engine thinks 200 ms a move`
+  describe() {
+    if (!this.state) return "The engine (black) chooses the gaps\u2026";
+    const gaps = this.state.gaps;
+    const start = gaps
+      ? `Gaps ${gaps} (white has no ${gaps[0].toLowerCase()}-pawn, black no ${gaps[1].toLowerCase()}-pawn)`
+      : `From ${this.startFen ?? "a set-up position"}`;
+    const humans = ["white", "black"].filter((side) => this.seats[side] === "human");
+    const you = humans.length === 2 ? "you play both sides" : humans.length === 1 ? `you play ${humans[0]}` : "the engine plays both sides";
+    const engine = humans.length < 2 ? ` \u00b7 the engine thinks ${movetimeText(this.movetime)} a move` : "";
+    return `${start} \u00b7 ${you}${engine}`;
   }
 
   // The game so far as PGN, for the analysis view.
