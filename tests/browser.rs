@@ -24,8 +24,8 @@ use serde_json::json;
 const RACE: &str = "8/p7/8/3p4/8/3P4/7P/8 w -";
 
 async fn open(test: &str) -> Option<(ServerProcess, Browser)> {
-    let server = ServerProcess::spawn_with_http(&[]);
     let browser = Browser::start(test).await?;
+    let server = ServerProcess::spawn_with_http(&[]);
     let http = server.http.expect("an HTTP address");
     browser
         .client
@@ -39,18 +39,10 @@ async fn open(test: &str) -> Option<(ServerProcess, Browser)> {
     Some((server, browser))
 }
 
-/// The engine's time per move at its slider's lowest, by keyboard.
-async fn fastest_engine(b: &Browser) {
-    let slider = b
-        .client
-        .find(Locator::Id("movetime"))
-        .await
-        .expect("slider");
-    slider
-        .send_keys(&Key::Home)
-        .await
-        .expect("Home on the slider");
-    assert_eq!(b.text("#movetime-out").await, "50 ms");
+/// The engine's time per move, set by a key on its slider.
+async fn engine_time(b: &Browser, key: Key, shown: &str) {
+    b.keys("#movetime", &key).await;
+    assert_eq!(b.text("#movetime-out").await, shown);
 }
 
 /// Waits for the engine's answer to the person's move: `plies` in the
@@ -94,15 +86,8 @@ async fn play_out(b: &Browser, how: impl Fn(usize) -> u8) -> usize {
                 } else {
                     format!("{}x{}", &m[0..1], &m[2..4])
                 };
-                let input = b
-                    .client
-                    .find(Locator::Id("move-input"))
-                    .await
-                    .expect("input");
-                input
-                    .send_keys(&format!("{san}{}", &*Key::Enter))
-                    .await
-                    .expect("type");
+                b.keys("#move-input", &format!("{san}{}", &*Key::Enter))
+                    .await;
             }
             _ => click_move(b, &m).await,
         }
@@ -151,7 +136,7 @@ async fn a_person_plays_a_game_against_the_engine_by_clicks_drags_and_keys() {
         .await;
     b.click(".files[data-side='black'] input[value='F'] + span")
         .await;
-    fastest_engine(&b).await;
+    engine_time(&b, Key::Home, "50 ms").await;
     b.click("#new-game").await;
     b.wait_until("pawnrace.client.traffic.some(t => t.line === 'ok gaps CF')")
         .await;
@@ -239,26 +224,11 @@ async fn the_pages_traffic_is_the_protocol_and_replays_over_tcp() {
 
     // A game from a set-up position, played to its end by clicks.
     b.click("#setup summary").await;
-    b.client
-        .find(Locator::Id("start-fen"))
-        .await
-        .expect("fen")
-        .send_keys(RACE)
-        .await
-        .expect("type");
+    b.keys("#start-fen", RACE).await;
     // 2 s a move: the engine's proofs here take a millisecond and end its
     // search, and the replay needs them (a crowded machine's late answer
     // would be a guess).
-    let slider = b
-        .client
-        .find(Locator::Id("movetime"))
-        .await
-        .expect("slider");
-    slider
-        .send_keys(&Key::Right)
-        .await
-        .expect("Right on the slider");
-    assert_eq!(b.text("#movetime-out").await, "2 s");
+    engine_time(&b, Key::Right, "2 s").await;
     b.click("#new-game").await;
     b.wait_until(&format!(
         "pawnrace.client.traffic.some(t => t.line === 'ok position {RACE}')"
@@ -282,15 +252,7 @@ async fn the_pages_traffic_is_the_protocol_and_replays_over_tcp() {
     b.click("#tab-analyse").await;
     let file = output_dir().join("two-games.pgn");
     std::fs::write(&file, PGN).expect("write the PGN");
-    let upload = b
-        .client
-        .find(Locator::Id("pgn-file"))
-        .await
-        .expect("file input");
-    upload
-        .send_keys(&file.display().to_string())
-        .await
-        .expect("upload");
+    b.keys("#pgn-file", &file.display().to_string()).await;
     b.wait_until("document.querySelectorAll('#pgn-games option').length === 2")
         .await;
     b.client
@@ -302,7 +264,7 @@ async fn the_pages_traffic_is_the_protocol_and_replays_over_tcp() {
         .expect("select");
     let budget = b.client.find(Locator::Id("budget")).await.expect("budget");
     budget.clear().await.expect("clear");
-    budget.send_keys("5000").await.expect("type");
+    b.keys("#budget", "5000").await;
     b.click("#analyse").await;
     b.wait_until("document.getElementById('analysis-progress').textContent.startsWith('Analysed')")
         .await;
@@ -318,16 +280,8 @@ async fn the_pages_traffic_is_the_protocol_and_replays_over_tcp() {
         json!(["spoiled", "spoiled", "chance", "kept", "kept"])
     );
     // Home, then three steps forward by the arrow key: after 2. h4.
-    let body = b.client.find(Locator::Css("body")).await.expect("body");
-    body.send_keys(&format!(
-        "{}{}{}{}",
-        &*Key::Home,
-        &*Key::Right,
-        &*Key::Right,
-        &*Key::Right
-    ))
-    .await
-    .expect("keys");
+    let keys = [Key::Home, Key::Right, Key::Right, Key::Right];
+    b.keys("body", &keys.map(|k| k.to_string()).concat()).await;
     b.wait_until("document.getElementById('ply-detail').textContent.startsWith('2. h4: chance')")
         .await;
     assert_eq!(

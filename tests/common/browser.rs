@@ -2,8 +2,10 @@
 //! for the tests of the page. Only `tests/browser.rs` includes this module:
 //! the other test crates need no browser.
 
+use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
+use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -45,19 +47,26 @@ impl Browser {
     /// with a message saying why, where they are absent and the browser
     /// is not required.
     pub async fn start(test: &str) -> Option<Browser> {
-        let chromium = std::env::var_os("PAWNRACE_CHROMIUM")
-            .map(PathBuf::from)
-            .or_else(|| on_path(&["chromium", "chromium-browser", "google-chrome"]));
-        let driver = std::env::var_os("PAWNRACE_CHROMEDRIVER")
-            .map(PathBuf::from)
-            .or_else(|| on_path(&["chromedriver"]));
+        let named = |var: &str, names: &[&str]| match std::env::var_os(var) {
+            Some(path) => Some(PathBuf::from(path)).filter(|p| p.is_file()),
+            None => on_path(names),
+        };
+        let chromium = named(
+            "PAWNRACE_CHROMIUM",
+            &["chromium", "chromium-browser", "google-chrome"],
+        );
+        let driver = named("PAWNRACE_CHROMEDRIVER", &["chromedriver"]);
         let (Some(chromium), Some(driver)) = (chromium, driver) else {
             let why = "Chromium or chromedriver is not installed \
                        (Debian: apt-get install chromium chromium-driver)";
             if std::env::var(NEED_BROWSER).is_ok_and(|v| v == "1") {
                 panic!("{test}: {why}, and {NEED_BROWSER}=1 requires them");
             }
-            eprintln!("SKIPPED {test}: {why}; set {NEED_BROWSER}=1 to make this a failure");
+            // Past the test harness's capture, so that a passing run shows it.
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {test}: {why}; set {NEED_BROWSER}=1 to make this a failure"
+            );
             return None;
         };
         let port = free_port();
@@ -130,24 +139,26 @@ impl Browser {
         }
     }
 
-    pub async fn click(&self, css: &str) {
+    pub async fn element(&self, css: &str) -> Element {
         self.client
             .find(Locator::Css(css))
             .await
             .unwrap_or_else(|e| panic!("no {css}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    pub async fn click(&self, css: &str) {
+        let clicked = self.element(css).await.click().await;
+        clicked.unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Types `text` into the element (WebDriver keys, `Key::Enter` too).
+    pub async fn keys(&self, css: &str, text: &str) {
+        let typed = self.element(css).await.send_keys(text).await;
+        typed.unwrap_or_else(|e| panic!("type into {css}: {e}"));
     }
 
     pub async fn text(&self, css: &str) -> String {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"))
-            .text()
-            .await
-            .expect("text")
+        self.element(css).await.text().await.expect("text")
     }
 }
 
