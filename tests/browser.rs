@@ -216,6 +216,17 @@ const PGN: &str = r#"[Event "on the proven line"]
 1. h3 {too slow} a6?? 2. h4! a5 3. h5 *
 "#;
 
+const ANNOTATED: &str = r#"[Event "annotated"]
+[Gaps "CG"]
+[Result "1-0"]
+
+1. a4 {white wins in 31} 1... h5 $1 2. b4?? (2. c4 d5 {a line
+over two}) 2... g5 ; a comment to the end of the line
+3. bxa5! 1-0
+[Gaps "AH"]
+1.h4 a5 *
+"#;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pages_traffic_is_the_protocol_and_replays_over_tcp() {
     let Some((_server, b)) = open("replay").await else {
@@ -291,6 +302,24 @@ async fn the_pages_traffic_is_the_protocol_and_replays_over_tcp() {
     board_shows(&b, "8/8/p7/3p4/7P/3P4/8/8 b -").await;
     assert_eq!(b.text("#analysis-summary").await.lines().count(), 3);
     b.screenshot("05-analysis.png").await;
+
+    // The page's PGN reader on what annotators write: comments, glyphs,
+    // marks, variations, move numbers stuck to moves, a game with no
+    // blank line before the next one's tags.
+    let read = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             import('/pgn.js').then(m => done(m.parsePgn(arguments[0])
+               .map(g => [g.tags.Gaps, g.moves.join(' '), g.result])));",
+            vec![json!(ANNOTATED)],
+        )
+        .await
+        .expect("pgn.js reads");
+    assert_eq!(
+        read,
+        json!([["CG", "a4 h5 b4 g5 bxa5", "1-0"], ["AH", "h4 a5", "*"]])
+    );
 
     // The page's two sessions, replayed over TCP on a fresh server.
     let play = traffic(&b, "client").await;

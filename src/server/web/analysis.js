@@ -142,7 +142,10 @@ export class Analysis {
   }
 
   show() {
-    this.ui.moveList(this.moves, this.offset, this.verdicts, this.ply, (ply) => this.go(ply));
+    // A ply's tooltip: `spoiled: White wins in 9 → Black wins in 9`.
+    const titles = this.verdicts.map((verdict, ply) =>
+      `${verdict}: ${valueText(this.values[ply - 1])} \u2192 ${valueText(this.values[ply])}`);
+    this.ui.moveList(this.moves, this.offset, this.verdicts, titles, this.ply, (ply) => this.go(ply));
     this.ui.summary(this.summaries);
     this.ui.detail(this.detail());
     if (!this.active) return;

@@ -22,7 +22,7 @@ const thinking = new ThinkingView($("thinking"));
 
 // Moves as a score sheet, one <li> per move number. With `onClick` each
 // ply is a button that shows that position.
-function renderMoves(list, moves, offset, { verdicts = [], current = moves.length, onClick = null } = {}) {
+function renderMoves(list, moves, offset, { verdicts = [], titles = [], current = moves.length, onClick = null } = {}) {
   list.replaceChildren();
   let li = null;
   moves.forEach((move, i) => {
@@ -40,10 +40,8 @@ function renderMoves(list, moves, offset, { verdicts = [], current = moves.lengt
     ply.textContent = move.san;
     ply.dataset.ply = String(i + 1);
     const verdict = verdicts[i + 1];
-    if (verdict) {
-      ply.dataset.verdict = verdict;
-      ply.title = verdict;
-    }
+    if (verdict) ply.dataset.verdict = verdict;
+    if (titles[i + 1]) ply.title = titles[i + 1];
     if (i + 1 === current) {
       ply.classList.add("current");
       ply.setAttribute("aria-current", "step");
@@ -92,8 +90,8 @@ const analysis = new Analysis(url, board, {
     $("stop-analysis").disabled = !running;
     document.body.dataset.analysing = running ? "yes" : "";
   },
-  moveList: (moves, offset, verdicts, ply, onClick) =>
-    renderMoves($("analysis-moves"), moves, offset, { verdicts, current: ply, onClick }),
+  moveList: (moves, offset, verdicts, titles, ply, onClick) =>
+    renderMoves($("analysis-moves"), moves, offset, { verdicts, titles, current: ply, onClick }),
   summary(summaries) {
     const table = $("analysis-summary");
     table.replaceChildren();
