@@ -63,8 +63,19 @@ export class Play {
       this.startFen = null;
       this.thinking.idle();
       await this.command("newgame");
-      if (settings.fen) await this.command(`position fen ${settings.fen}`);
-      else if (settings.gaps) await this.command(`gaps ${settings.gaps}`);
+      if (settings.fen) {
+        const reply = await this.client.send(`position fen ${settings.fen}`);
+        if (reply.final.startsWith("error ")) {
+          // The session has no game now; say why and wait for another.
+          this.state = null;
+          this.render();
+          this.show();
+          this.ui.message(`The start position: ${errorText(reply.final)}`);
+          return;
+        }
+      } else if (settings.gaps) {
+        await this.command(`gaps ${settings.gaps}`);
+      }
       await this.board.orient(this.seats.white === "engine" && this.seats.black === "human" ? "black" : "white");
       await this.sync();
       await this.turns();
@@ -180,7 +191,7 @@ export class Play {
   // Takes back the last move, and the engine's before it, so that the
   // person who asked is to move again.
   undo() {
-    if (this.searching) return Promise.resolve();
+    if (this.searching || this.moves.length === 0) return Promise.resolve();
     this.generation++;
     return this.run(async () => {
       this.ui.message("");
