@@ -195,3 +195,34 @@ async fn run(socket: WebSocket, settings: Settings, shared: Shared) {
     }
     let _ = send_lines.await;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+    use std::path::Path;
+
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("read web/") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else if path.extension().is_none_or(|e| e != "md") {
+                let relative = path.strip_prefix(root).expect("under web/");
+                out.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+
+    /// A file put in `web/` and not in the table would be a 404 in the
+    /// browser; one in the table and not in `web/` would not compile.
+    #[test]
+    fn every_file_of_the_page_is_served() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/server/web");
+        let mut on_disk = Vec::new();
+        walk(&root, &root, &mut on_disk);
+        on_disk.sort();
+        let mut served: Vec<String> = FILES.iter().map(|(p, _, _)| p.to_string()).collect();
+        served.sort();
+        assert_eq!(on_disk, served);
+    }
+}
