@@ -190,6 +190,22 @@ async fn a_person_plays_a_game_against_the_engine_by_clicks_drags_and_keys() {
     assert!(!b.text("#think-who").await.is_empty());
     b.screenshot("03-game-over.png").await;
 
+    // Watch: the engine against itself, paused after a few moves.
+    b.click("input[name='seat'][value='none']").await;
+    engine_time(&b, Key::Right, "100 ms").await;
+    engine_time(&b, Key::Right, "200 ms").await;
+    b.click("#new-game").await;
+    b.wait_until(
+        "document.getElementById('game-info').textContent.includes('the engine plays both sides') \
+         && document.querySelectorAll('#moves .ply').length >= 4",
+    )
+    .await;
+    b.click("#pause").await;
+    b.wait_until("document.body.dataset.state === 'paused'")
+        .await;
+    check_against_session(&b).await;
+    assert_eq!(b.text("#pause").await, "Resume");
+
     // A phone-sized window: everything fits its width.
     b.client.set_window_size(390, 844).await.expect("resize");
     b.wait_until("document.documentElement.scrollWidth <= window.innerWidth")
