@@ -177,6 +177,7 @@ async fn a_person_plays_a_game_against_the_engine_by_clicks_drags_and_keys() {
     b.wait_until(&format!("{} < {}", y("a1"), y("a8"))).await;
     b.screenshot("02-flipped.png").await;
     b.click("#flip").await;
+    b.wait_until(&format!("{} > {}", y("a1"), y("a8"))).await;
 
     // The game to its end: clicks, with one drag and one typed move.
     play_out(&b, |n| match n {

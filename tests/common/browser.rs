@@ -146,9 +146,19 @@ impl Browser {
             .unwrap_or_else(|e| panic!("no {css}: {e}"))
     }
 
+    /// Clicks the element; again if it was just replaced (the board widget
+    /// redraws its squares when it turns).
     pub async fn click(&self, css: &str) {
-        let clicked = self.element(css).await.click().await;
-        clicked.unwrap_or_else(|e| panic!("click {css}: {e}"));
+        for _ in 0..3 {
+            match self.element(css).await.click().await {
+                Ok(()) => return,
+                Err(e) if e.to_string().contains("stale element") => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
+        panic!("click {css}: the element was replaced three times over");
     }
 
     /// Types `text` into the element (WebDriver keys, `Key::Enter` too).
