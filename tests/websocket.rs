@@ -59,14 +59,37 @@ fn http_get(addr: SocketAddr, path: &str) -> String {
 }
 
 #[test]
-fn the_page_is_served_at_the_root() {
+fn the_page_and_its_files_are_served_from_the_binary() {
     let served = ServerProcess::spawn_with_http(&[]);
     let http = served.http.expect("an HTTP address");
     let page = http_get(http, "/");
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("content-type: text/html"), "{page}");
     assert!(page.contains("<title>pawnrace</title>"), "{page}");
-    assert!(page.contains("/ws"), "the page talks to /ws");
+    // Every file the page names is there, with its type.
+    for (path, kind) in [
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+        ("/vendor/cm-chessboard/src/Chessboard.js", "text/javascript"),
+        (
+            "/vendor/cm-chessboard/assets/pieces/standard.svg",
+            "image/svg+xml",
+        ),
+        ("/vendor/cm-chessboard/LICENSE", "text/plain"),
+    ] {
+        let response = http_get(http, path);
+        assert!(response.starts_with("HTTP/1.1 200"), "{path}: {response}");
+        assert!(
+            response.contains(&format!("content-type: {kind}")),
+            "{path}: {response}"
+        );
+    }
+    assert!(
+        http_get(http, "/app.js").contains("/ws"),
+        "the page talks to /ws"
+    );
     assert!(http_get(http, "/nowhere").starts_with("HTTP/1.1 404"));
+    assert!(http_get(http, "/vendor/../Cargo.toml").starts_with("HTTP/1.1 404"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

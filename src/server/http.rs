@@ -2,15 +2,15 @@
 //! `/ws`, one session actor per socket with the same limits, scheduler and
 //! shutdown as a TCP connection. The browser is just another client: each
 //! text message is one or more lines of input, each line of output one
-//! text message.
+//! text message. The page's files (`web/`) are compiled into the binary.
 
 use super::config::{ServerConfig, Transport};
 use super::session::{self, Settings, Shared};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::{StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures::{SinkExt, StreamExt};
 use std::sync::Arc;
@@ -20,8 +20,47 @@ use tokio::sync::Semaphore;
 use tokio_util::task::TaskTracker;
 use tracing::{debug, info};
 
-/// The page at `/`, in the binary: nothing else is needed to run it.
-const PAGE: &str = include_str!("web/index.html");
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+const TEXT: &str = "text/plain; charset=utf-8";
+
+/// Every file the page loads, in the binary: `serve --http` needs nothing
+/// else. `/` is `index.html`.
+macro_rules! files {
+    ($($path:literal => $kind:expr),* $(,)?) => {
+        &[$(($path, $kind, include_bytes!(concat!("web/", $path)) as &[u8])),*]
+    };
+}
+const FILES: &[(&str, &str, &[u8])] = files![
+    "index.html" => HTML,
+    "style.css" => CSS,
+    "app.js" => JS,
+    "protocol.js" => JS,
+    "notation.js" => JS,
+    "pgn.js" => JS,
+    "board.js" => JS,
+    "play.js" => JS,
+    "thinking.js" => JS,
+    "analysis.js" => JS,
+    "console.js" => JS,
+    "vendor/cm-chessboard/LICENSE" => TEXT,
+    "vendor/cm-chessboard/src/Chessboard.js" => JS,
+    "vendor/cm-chessboard/src/model/ChessboardState.js" => JS,
+    "vendor/cm-chessboard/src/model/Extension.js" => JS,
+    "vendor/cm-chessboard/src/model/Position.js" => JS,
+    "vendor/cm-chessboard/src/view/ChessboardView.js" => JS,
+    "vendor/cm-chessboard/src/view/PositionAnimationsQueue.js" => JS,
+    "vendor/cm-chessboard/src/view/VisualMoveInput.js" => JS,
+    "vendor/cm-chessboard/src/lib/Svg.js" => JS,
+    "vendor/cm-chessboard/src/lib/Utils.js" => JS,
+    "vendor/cm-chessboard/src/extensions/markers/Markers.js" => JS,
+    "vendor/cm-chessboard/assets/chessboard.css" => CSS,
+    "vendor/cm-chessboard/assets/extensions/markers/markers.css" => CSS,
+    "vendor/cm-chessboard/assets/extensions/markers/markers.svg" => SVG,
+    "vendor/cm-chessboard/assets/pieces/standard.svg" => SVG,
+];
 
 /// Bytes in flight between a socket and its session, each way.
 const PIPE: usize = 64 * 1024;
@@ -56,16 +95,33 @@ pub(crate) async fn serve(
         max_message: config.max_line_length.saturating_mul(4).max(1024),
     };
     let app = Router::new()
-        .route("/", get(page))
         .route("/ws", get(upgrade))
+        .fallback(get(file))
         .with_state(state);
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown.cancelled_owned())
         .await
 }
 
-async fn page() -> Html<&'static str> {
-    Html(PAGE)
+/// A file of the page by its path, `/` being `index.html`; 404 otherwise.
+async fn file(uri: Uri) -> Response {
+    let path = match uri.path().trim_start_matches('/') {
+        "" => "index.html",
+        path => path,
+    };
+    match FILES.iter().find(|(name, _, _)| *name == path) {
+        Some((_, kind, body)) => (
+            [
+                (header::CONTENT_TYPE, *kind),
+                // The files change with the binary: always ask again.
+                (header::CACHE_CONTROL, "no-cache"),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "not found\n").into_response(),
+    }
 }
 
 async fn upgrade(ws: WebSocketUpgrade, State(http): State<Http>) -> Response {
@@ -138,4 +194,35 @@ async fn run(socket: WebSocket, settings: Settings, shared: Shared) {
         }
     }
     let _ = send_lines.await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+    use std::path::Path;
+
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("read web/") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else if path.extension().is_none_or(|e| e != "md") {
+                let relative = path.strip_prefix(root).expect("under web/");
+                out.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+
+    /// A file put in `web/` and not in the table would be a 404 in the
+    /// browser; one in the table and not in `web/` would not compile.
+    #[test]
+    fn every_file_of_the_page_is_served() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/server/web");
+        let mut on_disk = Vec::new();
+        walk(&root, &root, &mut on_disk);
+        on_disk.sort();
+        let mut served: Vec<String> = FILES.iter().map(|(p, _, _)| p.to_string()).collect();
+        served.sort();
+        assert_eq!(on_disk, served);
+    }
 }

@@ -1,0 +1,221 @@
+//! Headless Chromium under chromedriver, driven over WebDriver (fantoccini),
+//! for the tests of the page. Only `tests/browser.rs` includes this module:
+//! the other test crates need no browser.
+
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Set to 1 (CI does) to make a missing browser a failure, not a skip.
+pub const NEED_BROWSER: &str = "PAWNRACE_NEED_BROWSER";
+
+/// How long a page gets to reach a state the test waits for.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Where the tests leave their screenshots and recordings.
+pub fn output_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-test");
+    std::fs::create_dir_all(&dir).expect("create the browser test's output folder");
+    dir
+}
+
+fn on_path(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|candidate| candidate.is_file())
+    })
+}
+
+/// A browser session; the driver and the browser end with it.
+pub struct Browser {
+    pub client: Client,
+    driver: Child,
+    profile: PathBuf,
+}
+
+impl Browser {
+    /// Chromium and chromedriver as Debian installs them (or as
+    /// `PAWNRACE_CHROMIUM` and `PAWNRACE_CHROMEDRIVER` name them). `None`,
+    /// with a message saying why, where they are absent and the browser
+    /// is not required.
+    pub async fn start(test: &str) -> Option<Browser> {
+        let named = |var: &str, names: &[&str]| match std::env::var_os(var) {
+            Some(path) => Some(PathBuf::from(path)).filter(|p| p.is_file()),
+            None => on_path(names),
+        };
+        let chromium = named(
+            "PAWNRACE_CHROMIUM",
+            &["chromium", "chromium-browser", "google-chrome"],
+        );
+        let driver = named("PAWNRACE_CHROMEDRIVER", &["chromedriver"]);
+        let (Some(chromium), Some(driver)) = (chromium, driver) else {
+            let why = "Chromium or chromedriver is not installed \
+                       (Debian: apt-get install chromium chromium-driver)";
+            if std::env::var(NEED_BROWSER).is_ok_and(|v| v == "1") {
+                panic!("{test}: {why}, and {NEED_BROWSER}=1 requires them");
+            }
+            // Past the test harness's capture, so that a passing run shows it.
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {test}: {why}; set {NEED_BROWSER}=1 to make this a failure"
+            );
+            return None;
+        };
+        let port = free_port();
+        // Its own process group, so that the browser it starts ends with it.
+        let driver = Command::new(&driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("start chromedriver");
+        let profile = output_dir().join(format!("profile-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let browser = Browser {
+            client: connect(port, &chromium, &profile).await,
+            driver,
+            profile,
+        };
+        browser
+            .client
+            .set_window_size(1280, 1000)
+            .await
+            .expect("size the window");
+        Some(browser)
+    }
+
+    /// Ends the session (the browser quits); dropping ends the driver.
+    pub async fn finish(self) {
+        let close = self.client.clone().close();
+        if tokio::time::timeout(Duration::from_secs(10), close)
+            .await
+            .is_err()
+        {
+            eprintln!("the browser did not close in 10 s; its driver is killed");
+        }
+    }
+
+    pub async fn screenshot(&self, name: &str) -> PathBuf {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        let path = output_dir().join(name);
+        std::fs::write(&path, png).expect("write the screenshot");
+        eprintln!("screenshot: {}", path.display());
+        path
+    }
+
+    /// Runs `script` (a function body; `arguments` are `args`) in the page.
+    pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
+        self.client
+            .execute(script, args)
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Waits until `condition` (a JavaScript expression) is truthy.
+    pub async fn wait_until(&self, condition: &str) {
+        let deadline = Instant::now() + PATIENCE;
+        let script = format!("return Boolean({condition});");
+        loop {
+            if self.js(&script, vec![]).await == Value::Bool(true) {
+                return;
+            }
+            if Instant::now() > deadline {
+                let state = self
+                    .js("return document.body.dataset.state + ' | ' + document.getElementById('message').textContent;", vec![])
+                    .await;
+                self.screenshot("timeout.png").await;
+                panic!("the page never got to `{condition}` (state: {state})");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub async fn element(&self, css: &str) -> Element {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no {css}: {e}"))
+    }
+
+    /// Clicks the element; again if it was just replaced (the board widget
+    /// redraws its squares when it turns).
+    pub async fn click(&self, css: &str) {
+        for _ in 0..3 {
+            match self.element(css).await.click().await {
+                Ok(()) => return,
+                Err(e) if e.to_string().contains("stale element") => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
+        panic!("click {css}: the element was replaced three times over");
+    }
+
+    /// Types `text` into the element (WebDriver keys, `Key::Enter` too).
+    pub async fn keys(&self, css: &str, text: &str) {
+        let typed = self.element(css).await.send_keys(text).await;
+        typed.unwrap_or_else(|e| panic!("type into {css}: {e}"));
+    }
+
+    pub async fn text(&self, css: &str) -> String {
+        self.element(css).await.text().await.expect("text")
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // The whole group: chromedriver and the browser it started.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
+            .status();
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// A port nobody listens on now (the OS picks; we let it go again).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+async fn connect(port: u16, chromium: &Path, profile: &Path) -> Client {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(addr).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not listen on {addr}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let options = json!({
+        "binary": chromium,
+        "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-dev-shm-usage", "--hide-scrollbars",
+            format!("--user-data-dir={}", profile.display()),
+        ],
+    });
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert("goog:chromeOptions".into(), options);
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://{addr}"))
+        .await
+        .expect("a WebDriver session with headless Chromium")
+}
