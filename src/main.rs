@@ -231,7 +231,7 @@ fn main() -> ExitCode {
     };
     let code = match serve_args {
         None => {
-            runtime.block_on(server::stdio::run(config, server::shutdown_signal()));
+            runtime.block_on(async { server::stdio::run(config, server::shutdown_signal()).await });
             ExitCode::SUCCESS
         }
         Some(args) => {
@@ -249,6 +249,8 @@ fn main() -> ExitCode {
 }
 
 async fn serve(addr: SocketAddr, http: Option<SocketAddr>, config: ServerConfig) -> ExitCode {
+    // Before the listeners say where they are: a client may signal at once.
+    let shutdown = server::shutdown_signal();
     let Some(listener) = bind(addr, "").await else {
         return ExitCode::FAILURE;
     };
@@ -259,7 +261,7 @@ async fn serve(addr: SocketAddr, http: Option<SocketAddr>, config: ServerConfig)
         };
         server = server.with_http(listener);
     }
-    match server.run(listener, server::shutdown_signal()).await {
+    match server.run(listener, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pawnrace: {e}");
