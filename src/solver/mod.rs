@@ -268,7 +268,7 @@ fn terminal_score(pos: &Position) -> Option<i32> {
     if pos.is_decided() {
         return Some(-SOLVER_WIN);
     }
-    if pos.targets().count() == 0 {
+    if pos.targets().is_empty() {
         return Some(match pos.rules().no_moves() {
             NoMoves::Draw => 0,
             NoMoves::Loss => -SOLVER_WIN,

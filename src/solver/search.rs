@@ -149,7 +149,7 @@ impl Ctx<'_> {
         if threatens_win(pos, us) {
             return SOLVER_WIN - 1;
         }
-        if pos.targets().count() == 0 {
+        if pos.targets().is_empty() {
             return match pos.rules().no_moves() {
                 NoMoves::Draw => 0,
                 NoMoves::Loss => -SOLVER_WIN,

@@ -77,7 +77,7 @@ impl Searcher<'_> {
             }
             return Some(SEARCH_MATE - ply - 1);
         }
-        if pos.targets().count() == 0 {
+        if pos.targets().is_empty() {
             return Some(self.no_moves_score(ply));
         }
         (ply >= MAX_PLY - 1).then(|| evaluate(pos))
