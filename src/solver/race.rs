@@ -21,9 +21,12 @@
 //! - P always has a move (the passer's path is empty and stays empty), so P is
 //!   never stalemated. O might be, which under drawing stalemate rules spoils
 //!   the win: unless the rules make that a loss, O must own a pawn with an
-//!   empty file ahead and more squares to go than it has turns before the
-//!   passer arrives. No pawn can ever enter that file ahead of it (P does not
-//!   capture; O's own pawns could only enter by capturing a P pawn there).
+//!   empty file ahead, more squares to go than it has turns before the
+//!   passer arrives, and no P pawn it could ever capture (beside that file
+//!   ahead of it): O would stalemate itself on purpose if it could, and a
+//!   capture is how that pawn would leave its file. No pawn can ever enter
+//!   that file ahead of it (P does not capture; O's own pawns could only
+//!   enter by capturing a P pawn there).
 //!
 //! Positions with an en passant square are left to the search, which keeps
 //! the argument free of the pawn that just double-stepped.
@@ -195,8 +198,11 @@ fn never_stalemated(pos: &Position, color: Color, turns: u32) -> bool {
     }
     let board = pos.rules().board();
     let occupied = pos.occupied();
+    let enemy = pos.pawns(!color);
     pos.pawns(color).any(|sq: Square| {
         let path = sq.bb().front_span(color) & board;
-        (path & occupied).is_empty() && path.count() > turns
+        // No enemy pawn where it could capture: else it could leave its
+        // file on purpose and stall behind a frozen pawn, stalemated.
+        (path & occupied).is_empty() && (beside(path) & enemy).is_empty() && path.count() > turns
     })
 }

@@ -286,3 +286,16 @@ fn a_passer_outruns_pawns_that_are_blocked_for_good() {
         .unwrap();
     assert_eq!((exact.value, exact.plies), (Value::Loss, 8));
 }
+
+#[test]
+fn a_pawn_that_could_capture_may_walk_into_stalemate() {
+    // Black's a-pawn promotes in three moves, and white's e-pawn has an
+    // empty file ahead, but exf3 leaves it stuck behind f4: white is
+    // stalemated on its next turn, a draw under these rules, not a loss.
+    let pos = Position::from_fen("8/8/8/8/p4p2/5p2/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
+    assert_eq!(race::bounds(&pos).1, race::horizon(&pos).1);
+    let exact = Solver::new(1)
+        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
+        .unwrap();
+    assert_eq!(exact.value, Value::Draw);
+}
