@@ -16,8 +16,9 @@
 //!   included (the square beside a double step's landing is beside the path).
 //! - O cannot win first: its fastest pawn needs at least as many moves
 //!   (counting its double step, ignoring blocks) as the passer; captures never
-//!   gain ranks faster than pushes. O cannot capture P's last pawn: the passer
-//!   is never taken.
+//!   gain ranks faster than pushes. Or, where it does not, no O pawn gets
+//!   round P's other pawns in time, they standing still ([`fastest_around`]).
+//!   O cannot capture P's last pawn: the passer is never taken.
 //! - P always has a move (the passer's path is empty and stays empty), so P is
 //!   never stalemated. O might be, which under drawing stalemate rules spoils
 //!   the win: unless the rules make that a loss, O must own a pawn with an
