@@ -85,6 +85,9 @@ export class LineClient {
   // them as it arrives (a search's `info` lines, for instance).
   send(line, onLine = () => {}) {
     if (!this.connected) return Promise.reject(new Error("not connected"));
+    // The server reads a message as lines: a line break would make this two
+    // commands, and the second one's final line would answer the next.
+    if (line.includes("\n")) return Promise.reject(new Error("a command is one line"));
     const verb = line.trim().split(/\s+/)[0].toLowerCase();
     if (OWN.has(verb)) this.uci = false;
     const silent = verb === "" || (this.uci && SILENT_IN_UCI.has(verb));
