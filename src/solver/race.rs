@@ -131,10 +131,7 @@ fn fastest_unstoppable(pos: &Position, color: Color) -> Option<(Square, u32)> {
 fn fastest_around(pos: &Position, color: Color, frozen: Bitboard, enough: u32) -> u32 {
     let board = pos.rules().board();
     let goal = pos.rules().goal(color);
-    let forward = |b: Bitboard| match color {
-        Color::White => b.shift_ranks(1),
-        Color::Black => b.shift_ranks(-1),
-    };
+    let forward = |b: Bitboard| forward(b, color);
     // Frozen pawns some pawn of `color` could ever take (from a square it
     // could ever stand on): only those can be cleared out of another's way.
     let takeable = beside(forward(reach(pos, color, frozen))) & frozen;
@@ -164,6 +161,14 @@ fn fastest_around(pos: &Position, color: Color, frozen: Bitboard, enough: u32) -
     enough
 }
 
+/// The set moved one rank towards `color`'s goal.
+fn forward(b: Bitboard, color: Color) -> Bitboard {
+    match color {
+        Color::White => b.shift_ranks(1),
+        Color::Black => b.shift_ranks(-1),
+    }
+}
+
 /// The squares beside the set's squares on their ranks, theirs left out
 /// unless beside another: where pawns one rank behind capture.
 fn beside(b: Bitboard) -> Bitboard {
@@ -174,10 +179,7 @@ fn beside(b: Bitboard) -> Bitboard {
 /// `prey` stand still: forward through anything, diagonally onto prey.
 fn reach(pos: &Position, color: Color, prey: Bitboard) -> Bitboard {
     let board = pos.rules().board();
-    let forward = |b: Bitboard| match color {
-        Color::White => b.shift_ranks(1),
-        Color::Black => b.shift_ranks(-1),
-    };
+    let forward = |b: Bitboard| forward(b, color);
     let mut set = pos.pawns(color);
     loop {
         let ahead = forward(set);
@@ -202,8 +204,16 @@ fn never_stalemated(pos: &Position, color: Color, turns: u32) -> bool {
     let enemy = pos.pawns(!color);
     pos.pawns(color).any(|sq: Square| {
         let path = sq.bb().front_span(color) & board;
-        // No enemy pawn where it could capture: else it could leave its
-        // file on purpose and stall behind a frozen pawn, stalemated.
-        (path & occupied).is_empty() && (beside(path) & enemy).is_empty() && path.count() > turns
+        // The squares it could stand on within `turns` moves: no enemy pawn
+        // may stand beside them, where it could capture, or it could leave
+        // its file on purpose and stall behind a frozen pawn, stalemated.
+        // A capture later than that comes after the passer has promoted.
+        let mut near = Bitboard::EMPTY;
+        let mut step = sq.bb();
+        for _ in 0..turns {
+            step = forward(step, color) & board;
+            near |= step;
+        }
+        (path & occupied).is_empty() && (beside(near) & enemy).is_empty() && path.count() > turns
     })
 }
