@@ -23,11 +23,12 @@
 //!   never stalemated. O might be, which under drawing stalemate rules spoils
 //!   the win: unless the rules make that a loss, O must own a pawn with an
 //!   empty file ahead, more squares to go than it has turns before the
-//!   passer arrives, and no P pawn it could ever capture (beside that file
-//!   ahead of it): O would stalemate itself on purpose if it could, and a
-//!   capture is how that pawn would leave its file. No pawn can ever enter
-//!   that file ahead of it (P does not capture; O's own pawns could only
-//!   enter by capturing a P pawn there).
+//!   passer arrives, and no P pawn it could capture in those turns (beside
+//!   the squares of that file it could reach in them): O would stalemate
+//!   itself on purpose if it could, and a capture is how that pawn would
+//!   leave its file. No pawn can ever enter that file ahead of it (P does
+//!   not capture; O's own pawns could only enter by capturing a P pawn
+//!   there).
 //!
 //! Positions with an en passant square are left to the search, which keeps
 //! the argument free of the pawn that just double-stepped.
