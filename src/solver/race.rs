@@ -200,21 +200,33 @@ fn never_stalemated(pos: &Position, color: Color, turns: u32) -> bool {
     if pos.rules().no_moves() == NoMoves::Loss {
         return true;
     }
+    pos.pawns(color)
+        .any(|sq: Square| keeps_moving(pos, color, sq, turns))
+}
+
+/// Whether a pawn of `color` on `sq` surely has a move on each of the next
+/// `turns` turns, however its side plays (a side facing a loss would
+/// stalemate itself on purpose if it could), the enemy's pawns standing
+/// still: its file ahead is empty and longer than that, and every capture
+/// that takes it off the file lands where the same holds for the turns
+/// still to come. No pawn can ever enter such a file ahead of it (the enemy
+/// does not capture; its own pawns could only enter by capturing an enemy
+/// pawn there, and there is none).
+fn keeps_moving(pos: &Position, color: Color, sq: Square, turns: u32) -> bool {
+    if turns == 0 {
+        return true;
+    }
     let board = pos.rules().board();
-    let occupied = pos.occupied();
-    let enemy = pos.pawns(!color);
-    pos.pawns(color).any(|sq: Square| {
-        let path = sq.bb().front_span(color) & board;
-        // The squares it could stand on within `turns` moves: no enemy pawn
-        // may stand beside them, where it could capture, or it could leave
-        // its file on purpose and stall behind a frozen pawn, stalemated.
-        // A capture later than that comes after the passer has promoted.
-        let mut near = Bitboard::EMPTY;
-        let mut step = sq.bb();
-        for _ in 0..turns {
-            step = forward(step, color) & board;
-            near |= step;
-        }
-        (path & occupied).is_empty() && (beside(near) & enemy).is_empty() && path.count() > turns
+    let path = sq.bb().front_span(color) & board;
+    if !(path & pos.occupied()).is_empty() || path.count() <= turns {
+        return false;
+    }
+    // A capture beside the j-th square ahead comes on its j-th move at the
+    // earliest, or its (j-1)-th after a double step: at least turns + 1 - j
+    // turns are left after it.
+    let mut step = sq.bb();
+    (1..=turns).all(|j| {
+        step = forward(step, color) & board;
+        (beside(step) & pos.pawns(!color)).all(|s| keeps_moving(pos, color, s, turns + 1 - j))
     })
 }

@@ -306,3 +306,15 @@ fn a_pawn_that_could_capture_may_walk_into_stalemate() {
         .unwrap();
     assert_eq!(exact.value, Value::Draw);
 }
+
+#[test]
+fn a_capture_onto_a_free_file_is_no_way_into_stalemate() {
+    // As above without the pawn on f4: exf3 leaves white's pawn an empty
+    // file, so white always has a move and the a-pawn wins in six plies.
+    let pos = Position::from_fen("8/8/8/8/p7/5p2/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
+    assert_eq!(race::bounds(&pos).1, Some(-(SOLVER_WIN - 6)));
+    let exact = Solver::new(1)
+        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
+        .unwrap();
+    assert_eq!((exact.value, exact.plies), (Value::Loss, 6));
+}
