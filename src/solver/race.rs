@@ -21,14 +21,11 @@
 //!   O cannot capture P's last pawn: the passer is never taken.
 //! - P always has a move (the passer's path is empty and stays empty), so P is
 //!   never stalemated. O might be, which under drawing stalemate rules spoils
-//!   the win: unless the rules make that a loss, O must own a pawn with an
-//!   empty file ahead, more squares to go than it has turns before the
-//!   passer arrives, and no P pawn it could capture in those turns (beside
-//!   the squares of that file it could reach in them): O would stalemate
-//!   itself on purpose if it could, and a capture is how that pawn would
-//!   leave its file. No pawn can ever enter that file ahead of it (P does
-//!   not capture; O's own pawns could only enter by capturing a P pawn
-//!   there).
+//!   the win: unless the rules make that a loss, O must own a pawn that
+//!   surely has a move on each turn before the passer arrives, however O
+//!   plays, since O would stalemate itself on purpose if it could
+//!   ([`keeps_moving`]: an empty file ahead, longer than that, and every
+//!   capture that takes the pawn off it landing where the same holds).
 //!
 //! Positions with an en passant square are left to the search, which keeps
 //! the argument free of the pawn that just double-stepped.
@@ -184,8 +181,7 @@ fn reach(pos: &Position, color: Color, prey: Bitboard) -> Bitboard {
     let mut set = pos.pawns(color);
     loop {
         let ahead = forward(set);
-        let diagonal = Bitboard(ahead.widen().0 & !ahead.0);
-        let next = set | (ahead & board) | (diagonal & prey);
+        let next = set | (ahead & board) | (beside(ahead) & prey);
         if next == set {
             return set;
         }

@@ -278,20 +278,26 @@ fn parallel_and_single_threaded_solves_agree() {
     }
 }
 
+/// A Pawn Race position, its race bounds and its exact value and distance.
+fn race_and_exact(fen: &str) -> ((Option<i32>, Option<i32>), Value, u32) {
+    let pos = Position::from_fen(fen, RuleSet::PAWNRACE).unwrap();
+    let exact = Solver::new(1)
+        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
+        .unwrap();
+    (race::bounds(&pos), exact.value, exact.plies)
+}
+
 #[test]
 fn a_passer_outruns_pawns_that_are_blocked_for_good() {
     // White's a-pawn promotes in four moves. Black's e-pawn is two steps
     // from its goal but stands against a white pawn it can never pass or
     // take while white pushes only the a-pawn; the h-pawn needs five.
-    let pos = Position::from_fen("8/7p/8/8/P7/4p3/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
-    assert_eq!(race::bounds(&pos).0, Some(SOLVER_WIN - 7));
+    let ((lo, _), _, _) = race_and_exact("8/7p/8/8/P7/4p3/4P3/8 w -");
+    assert_eq!(lo, Some(SOLVER_WIN - 7));
     // Black to move: the same race, lost in eight plies.
-    let pos = Position::from_fen("8/7p/8/8/P7/4p3/4P3/8 b -", RuleSet::PAWNRACE).unwrap();
-    assert_eq!(race::bounds(&pos).1, Some(-(SOLVER_WIN - 8)));
-    let exact = Solver::new(1)
-        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
-        .unwrap();
-    assert_eq!((exact.value, exact.plies), (Value::Loss, 8));
+    let ((_, hi), value, plies) = race_and_exact("8/7p/8/8/P7/4p3/4P3/8 b -");
+    assert_eq!(hi, Some(-(SOLVER_WIN - 8)));
+    assert_eq!((value, plies), (Value::Loss, 8));
 }
 
 #[test]
@@ -299,22 +305,18 @@ fn a_pawn_that_could_capture_may_walk_into_stalemate() {
     // Black's a-pawn promotes in three moves, and white's e-pawn has an
     // empty file ahead, but exf3 leaves it stuck behind f4: white is
     // stalemated on its next turn, a draw under these rules, not a loss.
-    let pos = Position::from_fen("8/8/8/8/p4p2/5p2/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
-    assert_eq!(race::bounds(&pos).1, race::horizon(&pos).1);
-    let exact = Solver::new(1)
-        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
-        .unwrap();
-    assert_eq!(exact.value, Value::Draw);
+    let fen = "8/8/8/8/p4p2/5p2/4P3/8 w -";
+    let pos = Position::from_fen(fen, RuleSet::PAWNRACE).unwrap();
+    let ((_, hi), value, _) = race_and_exact(fen);
+    assert_eq!(hi, race::horizon(&pos).1);
+    assert_eq!(value, Value::Draw);
 }
 
 #[test]
 fn a_capture_onto_a_free_file_is_no_way_into_stalemate() {
     // As above without the pawn on f4: exf3 leaves white's pawn an empty
     // file, so white always has a move and the a-pawn wins in six plies.
-    let pos = Position::from_fen("8/8/8/8/p7/5p2/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
-    assert_eq!(race::bounds(&pos).1, Some(-(SOLVER_WIN - 6)));
-    let exact = Solver::new(1)
-        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
-        .unwrap();
-    assert_eq!((exact.value, exact.plies), (Value::Loss, 6));
+    let ((_, hi), value, plies) = race_and_exact("8/8/8/8/p7/5p2/4P3/8 w -");
+    assert_eq!(hi, Some(-(SOLVER_WIN - 6)));
+    assert_eq!((value, plies), (Value::Loss, 6));
 }
