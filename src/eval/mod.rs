@@ -8,8 +8,10 @@
 //! the enemy's fastest pawn is plain counting. Depends on `rules` only.
 
 pub mod score;
+mod siblings;
 
 pub use score::EVAL_LIMIT;
+pub use siblings::{Shares, Siblings};
 
 use crate::rules::{Bitboard, Color, Position, Square};
 
@@ -122,38 +124,6 @@ pub fn leader(pawns: Bitboard, color: Color) -> Option<Square> {
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
     combine(side(pos, us), side(pos, !us))
-}
-
-/// The side to move's share of a sibling's evaluation, with what it was
-/// worked out from.
-#[derive(Copy, Clone)]
-pub struct SideMemo {
-    pawns: Bitboard,
-    passed: Bitboard,
-    side: Side,
-}
-
-/// [`evaluate`] for positions with the same rules and side to move, such as
-/// a node's children: the side to move there is the one that did not move,
-/// whose pawns and passers most moves leave as they were, so its share is
-/// reused from `memo` when they match. The value is the same either way.
-pub fn evaluate_memo(pos: &Position, memo: &mut Option<SideMemo>) -> i32 {
-    let us = pos.side_to_move();
-    let pawns = pos.pawns(us);
-    let passed = pawns & !blocked_zone(pos, us);
-    let mine = match *memo {
-        Some(m) if m.pawns == pawns && m.passed == passed => m.side,
-        _ => {
-            let side = side_of(pos, us, pawns, passed);
-            *memo = Some(SideMemo {
-                pawns,
-                passed,
-                side,
-            });
-            side
-        }
-    };
-    combine(mine, side(pos, !us))
 }
 
 /// The score from the side to move's and the other side's shares.
@@ -275,19 +245,6 @@ mod tests {
 
     #[test]
     fn the_start_is_roughly_level_and_mirrors_exactly() {
-        // Siblings evaluated through one memo score as they do alone.
-        for gaps in Gaps::all(8) {
-            let p = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
-            let mut memo = None;
-            for m in p.legal_moves().iter() {
-                let child = p.play_unchecked(*m);
-                for g in child.legal_moves().iter() {
-                    let grandchild = child.play_unchecked(*g);
-                    assert_eq!(evaluate_memo(&grandchild, &mut memo), evaluate(&grandchild));
-                }
-                memo = None;
-            }
-        }
         for gaps in Gaps::all(8) {
             let p = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
             assert!(evaluate(&p).abs() < 100, "{gaps}: {}", evaluate(&p));

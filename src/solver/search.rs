@@ -9,7 +9,7 @@ use super::race;
 use super::table::Table;
 use super::{SolveLimits, SolvePhase, SolveProgress};
 use crate::eval::score::SOLVER_WIN;
-use crate::eval::{EVAL_LIMIT, evaluate_memo, rank_counts, threatens_win};
+use crate::eval::{EVAL_LIMIT, Shares, Siblings, rank_counts, threatens_win};
 use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position, Square};
 use crate::stop::Stop;
 use std::time::Instant;
@@ -135,6 +135,12 @@ impl Ctx<'_> {
     /// `beta`; otherwise a bound on the side it fell (fail-soft). `pos` must
     /// not be decided. Meaningless once `self.aborted` is set.
     pub fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.node(pos, alpha, beta, None)
+    }
+
+    /// [`Ctx::search`], given `pos`'s evaluation shares when the parent
+    /// worked them out while ordering its moves.
+    fn node(&mut self, pos: &Position, alpha: i32, beta: i32, shares: Option<Shares>) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.aborted = true;
@@ -197,7 +203,7 @@ impl Ctx<'_> {
         // generated into positions, probed or evaluated.
         let tt_move = tt_move.filter(|m| list.contains(m));
         if let Some(m) = tt_move {
-            let v = up(self.search(&pos.play_unchecked(m), down(beta), down(a)));
+            let v = up(self.node(&pos.play_unchecked(m), down(beta), down(a), None));
             if self.aborted {
                 return 0;
             }
@@ -211,27 +217,20 @@ impl Ctx<'_> {
             a = a.max(v);
         }
         let mut children = Children::new();
-        // Each child's bucket is fetched first and its ordering score
-        // worked out while the fetches are under way: the probes below
-        // waited on memory for much of the search's time.
+        // Each child's bucket is fetched first, and the threat tests done
+        // while the fetches are under way: the probes below waited on memory
+        // for much of the search's time.
         for &m in list.iter().filter(|&&m| Some(m) != tt_move) {
-            let key = pos.play_unchecked(m).hash();
+            let child = pos.play_unchecked(m);
+            let key = child.hash();
             self.table.prefetch(key);
-            children.push(m, key);
-        }
-        let mut memo = None;
-        for c in children.iter_mut() {
-            let child = pos.play_unchecked(c.mv);
-            c.threat = threatens_win(&child, !us);
-            if !c.threat {
-                let mobility = MOBILITY * replies(&child) as i32;
-                let eval = evaluate_memo(&child, &mut memo);
-                c.order = (EVAL_LIMIT - eval - mobility).max(0) as u32 + self.jitter(c.mv, 5);
-            }
+            children.push(m, key, threatens_win(&child, !us));
         }
         // What the table knows of the children: a cut-off without searching
-        // (enhanced transposition cut-off), moves that cannot raise alpha, and
-        // the order of the rest.
+        // (enhanced transposition cut-off) and moves that cannot raise alpha.
+        // Only then are the others ordered: the evaluation is the dearest
+        // part of a node, and wasted where a child's bound settles it.
+        let mut siblings: Option<Siblings> = None;
         for c in children.iter_mut() {
             let (mut child_lo, mut child_hi) = (-SOLVER_WIN, SOLVER_WIN);
             if c.threat {
@@ -258,13 +257,22 @@ impl Ctx<'_> {
             } else if child_lo > 0 {
                 at_most.clamp(0, 1 << 27) as u32
             } else {
+                // The race evaluation of the child less the opponent's
+                // replies there (fewer replies, smaller proofs), then history.
+                let child = pos.play_unchecked(c.mv);
+                let mobility = MOBILITY * replies(&child) as i32;
+                let (eval, child_shares) = siblings
+                    .get_or_insert_with(|| Siblings::new(pos, shares))
+                    .evaluate(&child);
+                c.shares = Some(child_shares);
+                let order = (EVAL_LIMIT - eval - mobility).max(0) as u32 + self.jitter(c.mv, 5);
                 let h = self.history[hist + c.mv.from.index()][c.mv.to.index()].min(1 << 16);
-                1 << 28 | c.order << 8 | (h >> 8 ^ self.jitter(c.mv, 8))
+                1 << 28 | order << 8 | (h >> 8 ^ self.jitter(c.mv, 8))
             };
         }
         children.sort();
         a = a.max(best);
-        for c in children.iter() {
+        for c in children.sorted() {
             let m = c.mv;
             // The table already caps this move at or below alpha.
             if c.cap <= a {
@@ -276,7 +284,7 @@ impl Ctx<'_> {
             }
             let child = pos.play_unchecked(m);
             // No win in one here, so no child is decided.
-            let v = up(self.search(&child, down(beta), down(a)));
+            let v = up(self.node(&child, down(beta), down(a), c.shares));
             if self.aborted {
                 return 0;
             }
@@ -335,12 +343,17 @@ struct Child {
     order: u32,
     /// Whether the opponent threatens to win at once after the move.
     threat: bool,
+    /// The child's evaluation shares, when it was evaluated.
+    shares: Option<Shares>,
 }
 
 /// A node's moves, in a fixed array: nodes are too many to allocate.
 struct Children {
     list: [Child; MAX_MOVES],
     len: usize,
+    /// After [`Children::sort`]: each move's order key above its index
+    /// (the index inverted, so that equal keys keep the moves' order).
+    ranked: [u64; MAX_MOVES],
 }
 
 impl Children {
@@ -351,37 +364,44 @@ impl Children {
             cap: 0,
             order: 0,
             threat: false,
+            shares: None,
         };
         Children {
             list: [nothing; MAX_MOVES],
             len: 0,
+            ranked: [0; MAX_MOVES],
         }
     }
 
-    fn push(&mut self, mv: Move, key: u64) {
+    fn push(&mut self, mv: Move, key: u64, threat: bool) {
         self.list[self.len].mv = mv;
         self.list[self.len].key = key;
+        self.list[self.len].threat = threat;
         self.len += 1;
     }
 
-    fn iter(&self) -> std::slice::Iter<'_, Child> {
-        self.list[..self.len].iter()
+    /// The moves, highest order key first, once sorted.
+    fn sorted(&self) -> impl Iterator<Item = &Child> {
+        self.ranked[..self.len]
+            .iter()
+            .map(|&r| &self.list[MAX_MOVES - 1 - (r & 0xFF) as usize])
     }
 
     fn iter_mut(&mut self) -> std::slice::IterMut<'_, Child> {
         self.list[..self.len].iter_mut()
     }
 
-    /// Highest order key first; insertion sort over a handful of moves.
+    /// Highest order key first, ties in the moves' order: an insertion
+    /// sort of keys, which are smaller to move about than the moves.
     fn sort(&mut self) {
-        for i in 1..self.len {
-            let c = self.list[i];
+        for i in 0..self.len {
+            let key = u64::from(self.list[i].order) << 8 | (MAX_MOVES - 1 - i) as u64;
             let mut j = i;
-            while j > 0 && self.list[j - 1].order < c.order {
-                self.list[j] = self.list[j - 1];
+            while j > 0 && self.ranked[j - 1] < key {
+                self.ranked[j] = self.ranked[j - 1];
                 j -= 1;
             }
-            self.list[j] = c;
+            self.ranked[j] = key;
         }
     }
 }
