@@ -22,7 +22,7 @@
 //!   read before any is searched (a cut-off from a child's bound, and moves
 //!   whose bound cannot raise alpha are skipped);
 //! - the rest are ordered by the race evaluation of the child minus the
-//!   opponent's reply count (fewer replies, smaller proofs), then history.
+//!   opponent's reply count (fewer replies, smaller proofs).
 //!
 //! [`threatens_win`]: crate::eval::threatens_win
 
@@ -94,7 +94,6 @@ impl SolveProgress {
 /// so solving positions of one game in turn is cheap.
 pub struct Solver {
     table: Table,
-    history: Box<[[u32; 64]; 128]>,
     threads: usize,
     /// Nodes the last proof's own thread searched (helpers not counted).
     last_nodes: u64,
@@ -108,7 +107,6 @@ impl Solver {
     pub fn new(hash_mib: usize) -> Solver {
         Solver {
             table: Table::new(hash_mib),
-            history: Box::new([[0; 64]; 128]),
             threads: 1,
             last_nodes: 0,
         }
@@ -146,22 +144,20 @@ impl Solver {
         self.table.new_generation();
         let table = &self.table;
         if self.threads <= 1 {
-            let mut ctx = Ctx::new(table, &mut self.history, limits, stop, progress);
+            let mut ctx = Ctx::new(table, limits, stop, progress);
             let result = main(&mut ctx);
             self.last_nodes = ctx.nodes;
             return result;
         }
         let done = stop.for_helpers();
         let helpers = self.threads - 1;
-        let history = &mut self.history;
         let (result, nodes) = std::thread::scope(|s| {
             for id in 1..=helpers {
                 let done = &done;
                 s.spawn(move || {
-                    let mut own = Box::new([[0u32; 64]; 128]);
                     let mut quiet = |_: &SolveProgress| {};
                     let unlimited = SolveLimits::default();
-                    let mut ctx = Ctx::new(table, &mut own, &unlimited, done, &mut quiet);
+                    let mut ctx = Ctx::new(table, &unlimited, done, &mut quiet);
                     ctx.salt = id as u64;
                     while !done.is_raised() {
                         helper(&mut ctx, pos);
@@ -173,7 +169,7 @@ impl Solver {
                     }
                 });
             }
-            let mut ctx = Ctx::new(table, history, limits, stop, progress);
+            let mut ctx = Ctx::new(table, limits, stop, progress);
             let result = main(&mut ctx);
             done.raise();
             (result, ctx.nodes)
@@ -190,7 +186,6 @@ impl Solver {
 
     pub fn clear(&mut self) {
         self.table.clear();
-        *self.history = [[0; 64]; 128];
     }
 
     /// The exact value of `pos` for its side to move, its distance and a

@@ -10,7 +10,7 @@ use super::table::Table;
 use super::{SolveLimits, SolvePhase, SolveProgress};
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::{EVAL_LIMIT, Shares, Siblings, rank_counts, threatens_win};
-use crate::rules::{Color, MAX_MOVES, Move, NoMoves, Position, Square};
+use crate::rules::{MAX_MOVES, Move, NoMoves, Position, Square};
 use crate::stop::Stop;
 use std::time::Instant;
 
@@ -48,7 +48,6 @@ const CHECK_EVERY: u64 = 256;
 /// One solve's state: the table, the limits, the counters.
 pub(super) struct Ctx<'a> {
     pub table: &'a Table,
-    pub history: &'a mut [[u32; 64]; 128],
     pub stop: &'a Stop,
     pub progress: &'a mut dyn FnMut(&SolveProgress),
     pub start: Instant,
@@ -67,14 +66,12 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     pub fn new<'a>(
         table: &'a Table,
-        history: &'a mut [[u32; 64]; 128],
         limits: &SolveLimits,
         stop: &'a Stop,
         progress: &'a mut dyn FnMut(&SolveProgress),
     ) -> Ctx<'a> {
         Ctx {
             table,
-            history,
             stop,
             progress,
             start: Instant::now(),
@@ -194,7 +191,6 @@ impl Ctx<'_> {
 
         let nodes_before = self.nodes;
         let list = pos.legal_moves();
-        let hist = history_row(us);
         let mut best = -SOLVER_WIN - 1;
         let mut best_move = None;
         let mut a = alpha;
@@ -258,7 +254,9 @@ impl Ctx<'_> {
                 at_most.clamp(0, 1 << 27) as u32
             } else {
                 // The race evaluation of the child less the opponent's
-                // replies there (fewer replies, smaller proofs), then history.
+                // replies there (fewer replies, smaller proofs). Ties keep
+                // the moves' order: breaking them by history (moves that cut
+                // off elsewhere first) cost 5% more nodes.
                 let child = pos.play_unchecked(c.mv);
                 let mobility = MOBILITY * replies(&child) as i32;
                 let (eval, child_shares) = siblings
@@ -266,8 +264,7 @@ impl Ctx<'_> {
                     .evaluate(&child);
                 c.shares = Some(child_shares);
                 let order = (EVAL_LIMIT - eval - mobility).max(0) as u32 + self.jitter(c.mv, 5);
-                let h = self.history[hist + c.mv.from.index()][c.mv.to.index()].min(1 << 16);
-                1 << 28 | order << 8 | (h >> 8 ^ self.jitter(c.mv, 8))
+                1 << 28 | order << 8 | self.jitter(c.mv, 8)
             };
         }
         children.sort();
@@ -294,8 +291,6 @@ impl Ctx<'_> {
                 if v > a {
                     a = v;
                     if v >= beta {
-                        let h = &mut self.history[hist + m.from.index()][m.to.index()];
-                        *h = h.saturating_add(1);
                         break;
                     }
                 }
@@ -324,10 +319,6 @@ fn replies(pos: &Position) -> u32 {
         + rank_counts(t.left.0)
         + rank_counts(t.right.0);
     (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
-}
-
-fn history_row(c: Color) -> usize {
-    c.index() * 64
 }
 
 /// One of a node's moves, with what ordering it needs.

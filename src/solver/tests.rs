@@ -174,13 +174,7 @@ fn every_visited_position_scores_as_brute_force() {
         |_| true,
         |solver, pos, exact, memo| {
             let mut quiet = |_: &SolveProgress| {};
-            let mut ctx = Ctx::new(
-                &solver.table,
-                &mut solver.history,
-                &SolveLimits::default(),
-                &stop,
-                &mut quiet,
-            );
+            let mut ctx = Ctx::new(&solver.table, &SolveLimits::default(), &stop, &mut quiet);
             assert_eq!(exact_score(&mut ctx, pos), Some(exact), "{}", pos.fen());
             // Bounds left in the table are proofs too.
             for (p, &v) in memo.iter().take(300) {
