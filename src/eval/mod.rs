@@ -2,6 +2,8 @@
 //! that neither depends on the other: the static evaluation (the search's
 //! leaf value, the solver's move ordering), the exact win-in-one test both
 //! rely on, each side's fastest pawn, and the score scales ([`score`]).
+//! [`Siblings`] evaluates a node's children from the node's evaluation, as
+//! the solver's move ordering does at every node.
 //!
 //! The evaluation is from the side to move's point of view: pawns cannot be
 //! blocked from behind or caught by kings, so a passed pawn's race against
