@@ -124,8 +124,7 @@ pub fn leader(pawns: Bitboard, color: Color) -> Option<Square> {
 /// The score of `pos` for the side to move, in centipawns, within
 /// `±EVAL_LIMIT`. Only meaningful for positions still being played.
 pub fn evaluate(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
-    combine(side(pos, us), side(pos, !us))
+    siblings::evaluate_shares(pos).0
 }
 
 /// The score from the side to move's and the other side's shares.
@@ -217,21 +216,35 @@ mod tests {
         (value, passer, fastest)
     }
 
-    #[test]
-    fn set_wise_sides_match_the_pawn_by_pawn_count() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
+    /// A xorshift generator from `seed`, for random positions in tests.
+    pub(super) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// Random pawns for each side of `rules`, about a quarter of each
+    /// side's squares short of its goal, none on the same square.
+    pub(super) fn random_pawns(
+        next: &mut impl FnMut() -> u64,
+        rules: RuleSet,
+    ) -> (Bitboard, Bitboard) {
+        let area = |c: Color| rules.pawn_area(c).0 & !rules.goal(c).0;
+        let white = Bitboard(next() & next() & area(Color::White));
+        let black = Bitboard(next() & next() & area(Color::Black) & !white.0);
+        (white, black)
+    }
+
+    #[test]
+    fn set_wise_sides_match_the_pawn_by_pawn_count() {
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut checked = 0;
         for rules in [RuleSet::PAWNRACE, RuleSet::MINI4] {
             for _ in 0..5000 {
-                let area = |c: Color| rules.pawn_area(c).0 & !rules.goal(c).0;
-                let white = Bitboard(next() & next() & area(Color::White));
-                let black = Bitboard(next() & next() & area(Color::Black) & !white.0);
+                let (white, black) = random_pawns(&mut next, rules);
                 let Ok(p) = Position::new(rules, white, black, Color::White, None) else {
                     continue;
                 };

@@ -133,8 +133,8 @@ pub struct Shares {
     other: Side,
 }
 
-/// [`evaluate`](super::evaluate) with the position's shares.
-fn evaluate_shares(pos: &Position) -> (i32, Shares) {
+/// [`evaluate`](super::evaluate), with the position's shares.
+pub(super) fn evaluate_shares(pos: &Position) -> (i32, Shares) {
     let us = pos.side_to_move();
     let shares = Shares {
         mover: side(pos, us),
@@ -147,6 +147,7 @@ fn evaluate_shares(pos: &Position) -> (i32, Shares) {
 mod tests {
     use super::*;
     use crate::eval::evaluate;
+    use crate::eval::tests::{random_pawns, xorshift};
     use crate::rules::{Gaps, RuleSet};
 
     /// Every child of `node` scores through [`Siblings`] as it does alone,
@@ -179,18 +180,10 @@ mod tests {
             let p = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
             compared += siblings_agree(&p, None, 3);
         }
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for rules in [RuleSet::PAWNRACE, RuleSet::MINI4] {
             for _ in 0..3000 {
-                let area = |c: Color| rules.pawn_area(c).0 & !rules.goal(c).0;
-                let white = Bitboard(next() & next() & area(Color::White));
-                let black = Bitboard(next() & next() & area(Color::Black) & !white.0);
+                let (white, black) = random_pawns(&mut next, rules);
                 let side = if next() & 1 == 0 {
                     Color::White
                 } else {
