@@ -3,7 +3,7 @@
 //! plays the engine on them.
 
 use clap::Args;
-use pawnrace::engine::keep::{self, Case, Entry, MakeOptions, Tally, Verdict};
+use pawnrace::engine::keep::{self, Case, Entry, MakeOptions, Tally, Think, Verdict};
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
 use std::collections::HashSet;
@@ -151,6 +151,11 @@ pub struct KeepBenchArgs {
     /// Threads the engine's solver proves with.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// With --keep: the search alone within N nodes a position instead of
+    /// --movetime (nothing proved, no books): the search's own picks, the
+    /// same on any machine, to compare evaluations and searches.
+    #[arg(long, conflicts_with = "movetime")]
+    pub search_nodes: Option<u64>,
 }
 
 /// The keep set's positions: the committed set, or `--set`.
@@ -184,10 +189,14 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
         .into_iter()
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
+    let think = match args.search_nodes {
+        Some(n) => Think::Nodes(n),
+        None => Think::Movetime(args.movetime),
+    };
     let mut tally = Tally::default();
     let mut spoils = Vec::new();
     for (n, case) in cases.iter().enumerate() {
-        let t = keep::trial(case, hash_mib, args.threads, args.movetime);
+        let t = keep::trial(case, hash_mib, args.threads, think);
         let best = t.best.map_or("(none)".into(), |m| m.to_string());
         let verdict = match t.verdict {
             Verdict::Kept => "kept",
@@ -222,6 +231,6 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
     for s in &spoils {
         println!("{s}");
     }
-    println!("{} threads {}", tally.summary(args.movetime), args.threads);
+    println!("{} threads {}", tally.summary(think), args.threads);
     ExitCode::SUCCESS
 }

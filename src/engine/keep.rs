@@ -385,15 +385,31 @@ pub enum Verdict {
     Unknown,
 }
 
-/// The engine's move in `case`, from a fresh engine with a `hash_mib` table,
-/// a solver on `threads` threads and `movetime_ms` to think.
-pub fn trial(case: &Case, hash_mib: usize, threads: usize, movetime_ms: u64) -> Trial {
+/// How long the engine thinks in a trial.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Think {
+    /// A move time: the proof tables, the solver, then the search, as in a game.
+    Movetime(u64),
+    /// The search alone within this many nodes (without a clock nothing is
+    /// proved): its picks, the same on any machine.
+    Nodes(u64),
+}
+
+/// The engine's move in `case`, from a fresh engine with a `hash_mib` table
+/// and a solver on `threads` threads.
+pub fn trial(case: &Case, hash_mib: usize, threads: usize, think: Think) -> Trial {
     let pos = case.position();
     let mut engine = Engine::new(hash_mib);
     engine.set_threads(threads);
-    let limits = Limits {
-        movetime_ms: Some(movetime_ms),
-        ..Limits::default()
+    let limits = match think {
+        Think::Movetime(ms) => Limits {
+            movetime_ms: Some(ms),
+            ..Limits::default()
+        },
+        Think::Nodes(n) => Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        },
     };
     let stop = Stop::new();
     let start = Instant::now();
@@ -445,12 +461,16 @@ impl Tally {
     }
 
     /// The summary line `pawnrace bench --keep` ends with.
-    pub fn summary(&self, movetime_ms: u64) -> String {
+    pub fn summary(&self, think: Think) -> String {
         let mut s = String::new();
         let pct = |a: u32, b: u32| 100.0 * f64::from(a) / f64::from(b.max(1));
         let _ = write!(
             s,
-            "keep movetime {movetime_ms} cases {} kept {} ({:.1}%) spoiled {} unknown {} wins {}/{} draws {}/{}",
+            "keep {} cases {} kept {} ({:.1}%) spoiled {} unknown {} wins {}/{} draws {}/{}",
+            match think {
+                Think::Movetime(ms) => format!("movetime {ms}"),
+                Think::Nodes(n) => format!("nodes {n}"),
+            },
             self.cases,
             self.kept,
             pct(self.kept, self.cases),
