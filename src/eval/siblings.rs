@@ -2,7 +2,9 @@
 //! every child of every node it expands by [`evaluate`](super::evaluate),
 //! and working each child out afresh was a quarter of its time.
 
-use super::{PAWN, SCALE, Side, blocked_zone, combine, leader, moves_to_goal, side, side_of};
+use super::{
+    ORDERING, PAWN, SCALE, Side, blocked_zone, combine, leader, moves_to_goal, side, side_of,
+};
 use crate::rules::{Bitboard, Color, Position, Square};
 
 /// [`evaluate`](super::evaluate) for the children of one node, which
@@ -67,7 +69,10 @@ impl Siblings {
     fn terms(&self, color: Color, sq: Square) -> (i32, i32) {
         let adv = sq.rank() as i32 - self.home[color.index()];
         let adv2 = adv * adv;
-        (PAWN + self.scale * adv2 / 4, 10 + self.scale * adv2 / 2)
+        (
+            PAWN + self.scale * adv2 * ORDERING.advance / 8,
+            10 + self.scale * adv2 / 2,
+        )
     }
 
     /// [`evaluate`](super::evaluate) of `child`, a child of the node this
@@ -121,7 +126,7 @@ impl Siblings {
             mover: theirs,
             other: ours,
         };
-        (combine(theirs, ours), shares)
+        (combine(theirs, ours, ORDERING.tempo), shares)
     }
 }
 
@@ -140,7 +145,7 @@ pub(super) fn evaluate_shares(pos: &Position) -> (i32, Shares) {
         mover: side(pos, us),
         other: side(pos, !us),
     };
-    (combine(shares.mover, shares.other), shares)
+    (combine(shares.mover, shares.other, ORDERING.tempo), shares)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::{INFINITY, Searcher};
 use crate::eval::score::{MAX_PLY, SEARCH_MATE};
-use crate::eval::{evaluate, threatens_win};
+use crate::eval::{evaluate_leaf, threatens_win};
 use crate::rules::{MAX_MOVES, Move, MoveList, NoMoves, Position};
 
 impl Searcher<'_> {
@@ -80,7 +80,7 @@ impl Searcher<'_> {
         if pos.targets().is_empty() {
             return Some(self.no_moves_score(ply));
         }
-        (ply >= MAX_PLY - 1).then(|| evaluate(pos))
+        (ply >= MAX_PLY - 1).then(|| evaluate_leaf(pos))
     }
 
     /// Captures only, on top of standing pat, unless the opponent threatens
@@ -100,7 +100,7 @@ impl Searcher<'_> {
         let threatened = threatens_win(pos, !us);
         let mut best = -INFINITY;
         if !threatened {
-            best = evaluate(pos);
+            best = evaluate_leaf(pos);
             if best >= beta {
                 return best;
             }
