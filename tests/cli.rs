@@ -54,6 +54,33 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
     assert!(!ok && stderr.contains("cannot be used with"), "{stderr}");
 }
 
+/// The search alone within a node budget: nothing proved, and the same
+/// picks on every run (a measure of the search and its evaluation).
+#[test]
+fn the_keep_benchmark_can_count_the_search_alone_in_nodes() {
+    let args = ["bench", "--keep", "--search-nodes", "3000", "--limit", "4"];
+    let (ok, stdout, stderr) = pawnrace(&args);
+    assert!(ok, "{stderr}");
+    let cases: Vec<&str> = stdout.lines().filter(|l| l.starts_with("case ")).collect();
+    assert_eq!(cases.len(), 4, "{stdout}");
+    assert!(cases.iter().all(|l| l.ends_with(" proven no")), "{stdout}");
+    let summary = stdout.lines().last().unwrap();
+    assert!(
+        summary.starts_with("keep nodes 3000 cases 4 kept "),
+        "{summary}"
+    );
+    let (_, again, _) = pawnrace(&args);
+    let picks = |s: &str| {
+        s.lines()
+            .filter(|l| l.starts_with("case "))
+            .map(|l| l.split(" time ").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(picks(&stdout), picks(&again));
+    let (ok, _, stderr) = pawnrace(&["bench", "--keep", "--search-nodes", "9", "--movetime", "5"]);
+    assert!(!ok && stderr.contains("cannot be used with"), "{stderr}");
+}
+
 #[test]
 fn bad_arguments_are_refused_with_a_message() {
     let (ok, _, stderr) = pawnrace(&["bench", "--depth", "deep"]);
