@@ -2,7 +2,7 @@
 //! picking moves that keep a proven value, with two pawn-structure terms
 //! the solver's ordering does without.
 
-use super::{Side, Weights, blocked_zone, combine, leader, moves_to_goal, ranks_value};
+use super::{Side, Weights, combine, leader, moves_to_goal, ranks_value};
 use crate::rules::{Bitboard, Color, Position};
 
 /// The search's leaves ([`evaluate_leaf`]): its picks keep a proven value
@@ -28,10 +28,13 @@ pub fn evaluate_leaf(pos: &Position) -> i32 {
 /// One side's share of the leaf evaluation.
 fn leaf_side(pos: &Position, color: Color) -> Side {
     let pawns = pos.pawns(color);
-    let passed = pawns & !blocked_zone(pos, color);
+    // The files' squares behind enemy pawns: beside them, a pawn of ours is
+    // not passed; on them, its file is not free.
+    let blocked_files = pos.pawns(!color).front_span(!color);
+    let passed = pawns & !blocked_files.widen();
     Side {
         value: ranks_value(pos, color, pawns, passed, LEAF.advance)
-            + structure(pos, color, pawns, passed),
+            + structure(pos, color, pawns, passed, blocked_files),
         passer: leader(passed, color).map(|sq| moves_to_goal(pos, color, sq)),
         fastest: leader(pawns, color).map_or(u32::MAX, |sq| moves_to_goal(pos, color, sq)),
     }
@@ -43,7 +46,13 @@ fn leaf_side(pos: &Position, color: Color) -> Side {
 /// ahead on their file, and at least as many pawns of their own on the
 /// neighbouring files as enemy pawns ahead there: they can force their way
 /// through by exchanges).
-fn structure(pos: &Position, color: Color, pawns: Bitboard, passed: Bitboard) -> i32 {
+fn structure(
+    pos: &Position,
+    color: Color,
+    pawns: Bitboard,
+    passed: Bitboard,
+    blocked_files: Bitboard,
+) -> i32 {
     let enemy = pos.pawns(!color);
     let behind = match color {
         Color::White => pawns.shift_ranks(-1),
@@ -52,18 +61,52 @@ fn structure(pos: &Position, color: Color, pawns: Bitboard, passed: Bitboard) ->
     let guarding =
         Bitboard(((behind.0 & !Bitboard::FILE_A.0) >> 1) | ((behind.0 & !Bitboard::FILE_H.0) << 1));
     let mut value = LEAF.guard * (pawns & guarding).count() as i32;
-    let free = pawns & !passed & !enemy.front_span(!color);
-    for sq in free {
-        let file = Bitboard::file(sq.file());
-        let beside = file.widen() & !file;
-        let ahead = sq.bb().front_span(color);
-        let sentries = (ahead.widen() & !ahead & enemy).count();
-        if (beside & pawns).count() >= sentries {
+    for sq in pawns & !passed & !blocked_files {
+        let sentries = Bitboard(AHEAD_BESIDE[color.index()][sq.index()]) & enemy;
+        let helpers = Bitboard(BESIDE[sq.file() as usize]) & pawns;
+        if helpers.count() >= sentries.count() {
             value += LEAF.candidate;
         }
     }
     value
 }
+
+/// The squares of the files beside each file.
+const BESIDE: [u64; 8] = {
+    let mut t = [0; 8];
+    let mut f = 0;
+    while f < 8 {
+        let file = Bitboard::FILE_A.0 << f;
+        t[f] = ((file & !Bitboard::FILE_A.0) >> 1) | ((file & !Bitboard::FILE_H.0) << 1);
+        f += 1;
+    }
+    t
+};
+
+/// By colour and square: the squares ahead of a pawn there, on the files
+/// beside its own (where the enemy pawns that can stop it stand).
+const AHEAD_BESIDE: [[u64; 64]; 2] = {
+    let mut t = [[0; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let rank = sq / 8;
+        let beside = BESIDE[sq % 8];
+        let above = if rank < 7 {
+            !0u64 << (8 * (rank + 1))
+        } else {
+            0
+        };
+        let below = if rank > 0 {
+            !0u64 >> (8 * (8 - rank))
+        } else {
+            0
+        };
+        t[0][sq] = beside & above;
+        t[1][sq] = beside & below;
+        sq += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -99,7 +142,8 @@ mod tests {
         let p = fen("8/8/1p6/8/2P5/1P6/8/8 w -");
         let structure_of = |p: &Position, c: Color| {
             let pawns = p.pawns(c);
-            structure(p, c, pawns, pawns & !blocked_zone(p, c))
+            let blocked_files = p.pawns(!c).front_span(!c);
+            structure(p, c, pawns, pawns & !blocked_files.widen(), blocked_files)
         };
         assert_eq!(structure_of(&p, Color::White), LEAF.guard + LEAF.candidate);
         assert_eq!(structure_of(&p, Color::Black), 0);
