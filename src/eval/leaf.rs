@@ -2,7 +2,7 @@
 //! picking moves that keep a proven value, with two pawn-structure terms
 //! the solver's ordering does without.
 
-use super::{Side, Weights, combine, leader, moves_to_goal, ranks_value};
+use super::{Side, Weights, combine, ranks_value, side_valued};
 use crate::rules::{Bitboard, Color, Position};
 
 /// The search's leaves ([`evaluate_leaf`]): its picks keep a proven value
@@ -13,13 +13,16 @@ use crate::rules::{Bitboard, Color, Position};
 const LEAF: Weights = Weights {
     advance: 4,
     tempo: 0,
-    guard: -10,
-    candidate: 20,
 };
+/// Per pawn guarding another of its side (standing diagonally behind it):
+/// a pawn held back.
+const GUARD: i32 = -10;
+/// Per candidate passer ([`structure`]).
+const CANDIDATE: i32 = 20;
 
 /// The score of `pos` for the side to move at the search's leaves, on the
 /// same scale as the solver's ordering evaluation but weighted for picking
-/// moves ([`LEAF`]). Only meaningful for positions still being played.
+/// moves ([`LEAF`], [`GUARD`], [`CANDIDATE`]). Only meaningful for positions still being played.
 pub fn evaluate_leaf(pos: &Position) -> i32 {
     let us = pos.side_to_move();
     combine(leaf_side(pos, us), leaf_side(pos, !us), LEAF.tempo)
@@ -32,12 +35,9 @@ fn leaf_side(pos: &Position, color: Color) -> Side {
     // not passed; on them, its file is not free.
     let blocked_files = pos.pawns(!color).front_span(!color);
     let passed = pawns & !blocked_files.widen();
-    Side {
-        value: ranks_value(pos, color, pawns, passed, LEAF.advance)
-            + structure(pos, color, pawns, passed, blocked_files),
-        passer: leader(passed, color).map(|sq| moves_to_goal(pos, color, sq)),
-        fastest: leader(pawns, color).map_or(u32::MAX, |sq| moves_to_goal(pos, color, sq)),
-    }
+    let value = ranks_value(pos, color, pawns, passed, LEAF.advance)
+        + structure(pos, color, pawns, passed, blocked_files);
+    side_valued(pos, color, pawns, passed, value)
 }
 
 /// The pawn-structure terms for `color`'s `pawns`, `passed` of them
@@ -60,12 +60,12 @@ fn structure(
     };
     let guarding =
         Bitboard(((behind.0 & !Bitboard::FILE_A.0) >> 1) | ((behind.0 & !Bitboard::FILE_H.0) << 1));
-    let mut value = LEAF.guard * (pawns & guarding).count() as i32;
+    let mut value = GUARD * (pawns & guarding).count() as i32;
     for sq in pawns & !passed & !blocked_files {
         let sentries = Bitboard(AHEAD_BESIDE[color.index()][sq.index()]) & enemy;
         let helpers = Bitboard(BESIDE[sq.file() as usize]) & pawns;
         if helpers.count() >= sentries.count() {
-            value += LEAF.candidate;
+            value += CANDIDATE;
         }
     }
     value
@@ -76,8 +76,8 @@ const BESIDE: [u64; 8] = {
     let mut t = [0; 8];
     let mut f = 0;
     while f < 8 {
-        let file = Bitboard::FILE_A.0 << f;
-        t[f] = ((file & !Bitboard::FILE_A.0) >> 1) | ((file & !Bitboard::FILE_H.0) << 1);
+        let file = Bitboard::file(f as u8);
+        t[f] = file.widen().0 & !file.0;
         f += 1;
     }
     t
@@ -89,20 +89,10 @@ const AHEAD_BESIDE: [[u64; 64]; 2] = {
     let mut t = [[0; 64]; 2];
     let mut sq = 0;
     while sq < 64 {
-        let rank = sq / 8;
+        let pawn = Bitboard(1 << sq);
         let beside = BESIDE[sq % 8];
-        let above = if rank < 7 {
-            !0u64 << (8 * (rank + 1))
-        } else {
-            0
-        };
-        let below = if rank > 0 {
-            !0u64 >> (8 * (8 - rank))
-        } else {
-            0
-        };
-        t[0][sq] = beside & above;
-        t[1][sq] = beside & below;
+        t[0][sq] = pawn.front_span(Color::White).widen().0 & beside;
+        t[1][sq] = pawn.front_span(Color::Black).widen().0 & beside;
         sq += 1;
     }
     t
@@ -145,7 +135,7 @@ mod tests {
             let blocked_files = p.pawns(!c).front_span(!c);
             structure(p, c, pawns, pawns & !blocked_files.widen(), blocked_files)
         };
-        assert_eq!(structure_of(&p, Color::White), LEAF.guard + LEAF.candidate);
+        assert_eq!(structure_of(&p, Color::White), GUARD + CANDIDATE);
         assert_eq!(structure_of(&p, Color::Black), 0);
         // Two sentries and no helper: c4 is no candidate.
         let q = fen("8/8/1p1p4/8/2P5/8/8/8 w -");

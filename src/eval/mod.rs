@@ -46,19 +46,13 @@ pub fn moves_to_goal(pos: &Position, color: Color, sq: Square) -> u32 {
     }
 }
 
-/// The weights of one use of the evaluation. Both share the race terms;
-/// they differ in how much advancement counts and in the pawn structure.
+/// The weights of one use of the evaluation; both share the race terms.
 #[derive(Copy, Clone)]
 struct Weights {
     /// Every pawn's advancement bonus, in eighths of `scale * adv²`.
     advance: i32,
     /// For having the move.
     tempo: i32,
-    /// Per pawn guarding another of its side (standing diagonally behind
-    /// it): a pawn held back.
-    guard: i32,
-    /// Per candidate passer (`leaf::structure`).
-    candidate: i32,
 }
 
 /// The solver's move ordering ([`evaluate`]): the fewest nodes for its
@@ -67,8 +61,6 @@ struct Weights {
 const ORDERING: Weights = Weights {
     advance: 2,
     tempo: 10,
-    guard: 0,
-    candidate: 0,
 };
 
 /// One side's share of the evaluation.
@@ -90,8 +82,21 @@ fn side(pos: &Position, color: Color) -> Side {
 /// [`side`] from the side's pawns and which of them are passed, which are
 /// all it depends on besides the rules.
 fn side_of(pos: &Position, color: Color, pawns: Bitboard, passed: Bitboard) -> Side {
+    let value = ranks_value(pos, color, pawns, passed, ORDERING.advance);
+    side_valued(pos, color, pawns, passed, value)
+}
+
+/// A share worth `value`, with the race distances of `pawns`, `passed` of
+/// them passed.
+fn side_valued(
+    pos: &Position,
+    color: Color,
+    pawns: Bitboard,
+    passed: Bitboard,
+    value: i32,
+) -> Side {
     Side {
-        value: ranks_value(pos, color, pawns, passed, ORDERING.advance),
+        value,
         passer: leader(passed, color).map(|sq| moves_to_goal(pos, color, sq)),
         fastest: leader(pawns, color).map_or(u32::MAX, |sq| moves_to_goal(pos, color, sq)),
     }
