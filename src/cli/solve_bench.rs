@@ -4,7 +4,9 @@
 //! size, as a move-time proof would start. With `--decide`, only the value
 //! and a move keeping it, which is what a move at move time needs first;
 //! with `--nodes`, a budget that is the same on a busy machine, so that two
-//! builds' node counts compare where their times would not.
+//! builds' node counts compare where their times would not. Every answer
+//! is held to the set's labels (each child solved when the set was made):
+//! one that disagrees is printed `WRONG` and fails the run.
 
 use clap::Args;
 use pawnrace::engine::keep::Case;
@@ -49,26 +51,37 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
         movetime_ms: Some(args.budget),
     };
     let mut all = Vec::new();
+    let mut wrongs = 0;
     for (n, case) in cases.iter().enumerate() {
         let pos = case.position();
         let mut solver = Solver::new(hash_mib);
         solver.set_threads(threads);
         let start = Instant::now();
+        // What the set's labels (solved child by child when it was made)
+        // say against the answer: a disagreement is a wrong proof.
         let result = if args.decide {
-            solver
-                .decide(&pos, &limits, &stop)
-                .map(|d| d.value.to_string())
+            solver.decide(&pos, &limits, &stop).map(|d| {
+                let wrong =
+                    d.value != case.value || d.keep.is_some_and(|m| case.spoil.contains(&m));
+                (d.value.to_string(), wrong)
+            })
         } else {
             solver
                 .solve(&pos, &limits, &stop, &mut |_| {})
-                .map(|s| format!("{} in {}", s.value, s.plies))
+                .map(|s| (format!("{} in {}", s.value, s.plies), s.value != case.value))
         };
         let t = Timed {
             ms: start.elapsed().as_millis() as u64,
             nodes: solver.last_nodes(),
             proved: result.is_some(),
         };
-        let result = result.unwrap_or_else(|| "unknown".into());
+        let (result, wrong) = result.unwrap_or_else(|| ("unknown".into(), false));
+        let result = if wrong {
+            wrongs += 1;
+            format!("{result} WRONG (the set says {})", case.value)
+        } else {
+            result
+        };
         println!(
             "case {} {} {} plies {} {result} time {} nodes {} fen {}",
             n + 1,
@@ -82,6 +95,10 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
         all.push(t);
     }
     println!("{}", summary(&all, args.budget, hash_mib, threads));
+    if wrongs > 0 {
+        eprintln!("error: {wrongs} answers disagree with the set's labels");
+        return ExitCode::FAILURE;
+    }
     ExitCode::SUCCESS
 }
 

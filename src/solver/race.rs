@@ -1,6 +1,6 @@
 //! Sound bounds from race arithmetic.
 //!
-//! A passer whose path no enemy pawn can ever reach promotes after exactly its
+//! A passer no enemy pawn can catch promotes after exactly its
 //! distance in moves if its owner pushes nothing else. That is a strategy,
 //! so it only proves a bound (the owner may have something faster, or the
 //! loser something longer is impossible but a faster loss is not), never an
@@ -9,11 +9,13 @@
 //! The argument, for the passer's owner P and the other side O, while P
 //! pushes only the passer:
 //! - P's other pawns stand still, so O pawns can change file only by
-//!   capturing them. Flooding O's pawns forwards (through anything) and
-//!   diagonally onto those pawns over-approximates every square an O pawn can
-//!   ever stand on. If that set misses the passer's path and the squares
-//!   beside it, O can neither block nor capture the passer, en passant
-//!   included (the square beside a double step's landing is beside the path).
+//!   capturing them, and none can ever stand on the passer's (empty) path.
+//!   O can only take the passer, from a square diagonally ahead of it or en
+//!   passant. Flooding O's pawns k times (forwards through anything, a double
+//!   step from home, diagonally onto P's other pawns) over-approximates where
+//!   they can stand after k moves; if no O pawn can stand where it could take
+//!   the passer by the time the passer stands there, it promotes after
+//!   exactly its distance in moves ([`outruns`]).
 //! - O cannot win first: its fastest pawn needs at least as many moves
 //!   (counting its double step, ignoring blocks) as the passer; captures never
 //!   gain ranks faster than pushes. Or, where it does not, no O pawn gets
@@ -21,14 +23,16 @@
 //!   O cannot capture P's last pawn: the passer is never taken.
 //! - P always has a move (the passer's path is empty and stays empty), so P is
 //!   never stalemated. O might be, which under drawing stalemate rules spoils
-//!   the win: unless the rules make that a loss, O must own a pawn that
-//!   surely has a move on each turn before the passer arrives, however O
-//!   plays, since O would stalemate itself on purpose if it could
-//!   ([`keeps_moving`]: an empty file ahead, longer than that, and every
-//!   capture that takes the pawn off it landing where the same holds).
+//!   the win: unless the rules make that a loss, O must surely have a move on
+//!   each turn before the passer arrives, however O plays, since O would
+//!   stalemate itself on purpose if it could. Either its pawns with no P pawn
+//!   ahead need more moves to capture their way off their files than it has
+//!   turns ([`moves_before_stalemate`]), or one pawn has an empty file ahead,
+//!   longer than that, and every capture that takes it off lands where the
+//!   same holds ([`keeps_moving`]).
 //!
-//! Positions with an en passant square are left to the search, which keeps
-//! the argument free of the pawn that just double-stepped.
+//! Where the side to move could take en passant, the bound on its loss is
+//! left to the search: the floods know no captures onto empty squares.
 
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::{leader, moves_to_goal};
@@ -41,23 +45,24 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
     // Both rules below need each side's fastest pawn; this runs at every node.
     let (ours, theirs) = (fastest(pos, us), fastest(pos, !us));
     let (mut lo, mut hi) = horizon_from(pos, ours, theirs);
-    if pos.en_passant().is_some() {
-        return (lo, hi);
-    }
+    // An en passant square is ours to take or leave: nothing below asks
+    // whether we capture.
     // We promote on ply 2d-1; they need at least as many moves, so their
     // first promotion is on ply 2d at the earliest. They get d-1 turns first.
-    if let Some((passer, d)) = fastest_unstoppable(pos, us)
+    if let Some((passer, d)) = fastest_unstoppable(pos, us, true)
         && (d <= theirs || d <= fastest_around(pos, !us, pos.pawns(us) & !passer.bb(), d))
-        && never_stalemated(pos, !us, d - 1)
+        && never_stalemated(pos, !us, d - 1, passer)
     {
         // A win: above any bound the horizon gives.
         lo = Some(SOLVER_WIN - (2 * d as i32 - 1));
     }
     // They promote on ply 2d; our first promotion is on ply 2e-1 > 2d. We get
-    // d turns first.
-    if let Some((passer, d)) = fastest_unstoppable(pos, !us)
+    // d turns first. Where we could take en passant, that capture is left to
+    // the search: the floods below know no captures onto empty squares.
+    if pos.en_passant().is_none()
+        && let Some((passer, d)) = fastest_unstoppable(pos, !us, false)
         && (ours > d || fastest_around(pos, us, pos.pawns(!us) & !passer.bb(), d + 1) > d)
-        && never_stalemated(pos, us, d)
+        && never_stalemated(pos, us, d, passer)
     {
         // A loss: below any bound the horizon gives.
         hi = Some(-(SOLVER_WIN - 2 * d as i32));
@@ -98,25 +103,87 @@ fn fastest(pos: &Position, color: Color) -> u32 {
     leader(pos.pawns(color), color).map_or(u32::MAX, |sq| moves_to_goal(pos, color, sq))
 }
 
-/// The passer of `color` needing the fewest moves (and their number) whose
-/// path no enemy pawn can ever reach while `color` pushes only that passer.
-fn fastest_unstoppable(pos: &Position, color: Color) -> Option<(Square, u32)> {
-    let board = pos.rules().board();
-    let own = pos.pawns(color);
-    let enemy = pos.pawns(!color);
-    // The cheap tests set-wise first (a free path, and the usual passed-pawn
-    // test: no enemy pawn beside or on the path), then the flood for the
-    // survivors, most advanced first, so the first to pass is the fastest.
-    let mut candidates =
-        own & !pos.occupied().front_span(!color) & !enemy.front_span(!color).widen();
+/// The passer of `color` needing the fewest moves (and their number) that
+/// no enemy pawn can reach in time while `color` pushes only that passer.
+/// `color_moves_first` says whose turn it is.
+fn fastest_unstoppable(
+    pos: &Position,
+    color: Color,
+    color_moves_first: bool,
+) -> Option<(Square, u32)> {
+    // A free path (no pawn ahead on the file) is the cheap set-wise test;
+    // then the race against the enemy's pawns for the survivors, most
+    // advanced first, so the first to pass is the fastest.
+    let mut candidates = pos.pawns(color) & !pos.occupied().front_span(!color);
     while let Some(sq) = leader(candidates, color) {
         candidates &= !sq.bb();
-        let zone = (sq.bb().front_span(color) & board).widen() & board;
-        if (reach(pos, !color, own & !sq.bb()) & zone).is_empty() {
-            return Some((sq, moves_to_goal(pos, color, sq)));
+        let d = moves_to_goal(pos, color, sq);
+        if outruns(pos, color, sq, d, color_moves_first) {
+            return Some((sq, d));
         }
     }
     None
+}
+
+/// Whether the pawn of `color` on `sq`, with a free path ahead, promotes in
+/// its `d` moves however the enemy plays, while its owner pushes only it.
+///
+/// No enemy pawn can ever stand on the path: it would have to capture onto
+/// it, and the only pawn of `color` there is the passer. So the enemy can
+/// only take the passer, from a square diagonally ahead of it when the
+/// enemy is to move, or en passant beside the square its double step lands
+/// on. The passer stands on its i-th square after its i-th move; the enemy
+/// has then made i - 1 moves if `color` moved first, i if not. Where its
+/// pawns can stand after k moves is over-approximated by flooding them k
+/// times: forward through anything (a double step from home), and
+/// diagonally onto the other pawns of `color`, which stand still. (Stopping
+/// the flood at those pawns, as [`fastest_around`] does, changed no answer
+/// on the benchmark's positions.)
+fn outruns(pos: &Position, color: Color, sq: Square, d: u32, color_moves_first: bool) -> bool {
+    let enemy = !color;
+    let board = pos.rules().board();
+    let prey = pos.pawns(color) & !sq.bb();
+    let launch = pos.rules().double_from(enemy);
+    let grow = |o: Bitboard| {
+        let ahead = forward(o, enemy);
+        o | (ahead & board) | (beside(ahead) & prey) | (forward(ahead & launch, enemy) & board)
+    };
+    let double = d < moves_to_goal_by_pushes(pos, color, sq);
+    let lead = u32::from(color_moves_first);
+    let (mut reachable, mut flooded) = (pos.pawns(enemy), 0);
+    let mut at = sq.bb();
+    for i in 0..d {
+        if i > 0 {
+            at = forward(at, color);
+            if i == 1 && double {
+                at = forward(at, color);
+            }
+        }
+        if i < lead {
+            continue;
+        }
+        while flooded < i - lead {
+            reachable = grow(reachable);
+            flooded += 1;
+        }
+        let mut threat = beside(forward(at, color));
+        if i == 1 && double {
+            threat |= beside(at);
+        }
+        if !(reachable & threat).is_empty() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The ranks between `sq` and `color`'s goal: its moves with no double step.
+fn moves_to_goal_by_pushes(pos: &Position, color: Color, sq: Square) -> u32 {
+    let last = pos.rules().height() - 1;
+    u32::from(match color {
+        Color::White => last - sq.rank(),
+        Color::Black => sq.rank(),
+    })
 }
 
 /// A lower bound on the moves `color` needs to promote any pawn while the
@@ -190,14 +257,54 @@ fn reach(pos: &Position, color: Color, prey: Bitboard) -> Bitboard {
 }
 
 /// Whether `color` surely has a legal move on each of its next `turns` turns
-/// while the enemy pushes only a passer elsewhere: always true when having
-/// no move loses (that only ends the game sooner in the enemy's favour).
-fn never_stalemated(pos: &Position, color: Color, turns: u32) -> bool {
+/// while the enemy pushes only its `passer`: always true when having no
+/// move loses (that only ends the game sooner in the enemy's favour).
+fn never_stalemated(pos: &Position, color: Color, turns: u32, passer: Square) -> bool {
     if pos.rules().no_moves() == NoMoves::Loss {
         return true;
     }
-    pos.pawns(color)
-        .any(|sq: Square| keeps_moving(pos, color, sq, turns))
+    moves_before_stalemate(pos, color, passer) >= turns
+        || pos
+            .pawns(color)
+            .any(|sq: Square| keeps_moving(pos, color, sq, turns))
+}
+
+/// A lower bound on the moves `color` makes before it can be left without
+/// one, while the enemy pushes only its `passer` (which no pawn of `color`
+/// can take) and the enemy's other pawns stand still.
+///
+/// Call a pawn of `color` free when no enemy pawn stands ahead of it on its
+/// file. The most advanced pawn on a file holding a free pawn is free too,
+/// and can always push: nothing stands ahead of it. So `color` has a move
+/// while it has a free pawn. Nothing makes a free pawn unfree but its own
+/// capture off the file: the enemy's pawns that stand still never come
+/// ahead of it, and the passer moves away from it. Each free pawn must
+/// therefore reach a square diagonally behind an enemy pawn (pushes, a double
+/// step from home counted) and take it, each move one pawn's; one that can
+/// never take anything keeps `color` moving for good.
+fn moves_before_stalemate(pos: &Position, color: Color, passer: Square) -> u32 {
+    let enemy = pos.pawns(!color);
+    let prey = enemy & !passer.bb();
+    let free = pos.pawns(color) & !enemy.front_span(!color);
+    let home = pos.rules().home_rank(color);
+    let double = pos.rules().double_step();
+    let mut total = 0u32;
+    for sq in free {
+        let targets = sq.bb().front_span(color).widen() & prey;
+        // The nearest enemy pawn it could take: the most advanced for the
+        // enemy among those ahead of it.
+        let Some(target) = leader(targets, !color) else {
+            return u32::MAX;
+        };
+        let pushes = u32::from(target.rank().abs_diff(sq.rank())) - 1;
+        let pushes = if double && sq.rank() == home && pushes >= 2 {
+            pushes - 1
+        } else {
+            pushes
+        };
+        total += pushes + 1;
+    }
+    total
 }
 
 /// Whether a pawn of `color` on `sq` surely has a move on each of the next

@@ -314,3 +314,29 @@ fn a_capture_onto_a_free_file_is_no_way_into_stalemate() {
     assert_eq!(hi, Some(-(SOLVER_WIN - 6)));
     assert_eq!((value, plies), (Value::Loss, 6));
 }
+
+#[test]
+fn a_passer_outruns_a_pawn_that_comes_too_late() {
+    // Black's b-pawn stands beside a5's path, but white moves first: a6
+    // leaves it behind for good. Black's h-pawn needs five moves.
+    let ((lo, _), value, plies) = race_and_exact("8/7p/1p6/P7/8/8/8/8 w -");
+    assert_eq!(lo, Some(SOLVER_WIN - 5));
+    assert_eq!((value, plies), (Value::Win, 5));
+    // Black to move takes it, white's last pawn: no bound but the horizon.
+    let fen = "8/7p/1p6/P7/8/8/8/8 b -";
+    let pos = Position::from_fen(fen, RuleSet::PAWNRACE).unwrap();
+    let ((_, hi), value, plies) = race_and_exact(fen);
+    assert_eq!(hi, race::horizon(&pos).1);
+    assert_eq!((value, plies), (Value::Win, 1));
+}
+
+#[test]
+fn a_side_with_too_few_turns_to_block_itself_in_is_never_stalemated() {
+    // White's h-pawn promotes in four moves. Black's a-pawn is stuck, and
+    // each of its other pawns could take into a file a white pawn blocks
+    // (d5 and dxe4, f5 and fxg4), so neither keeps an empty file; but that
+    // takes four moves, and black has three turns before h8.
+    let ((lo, _), value, plies) = race_and_exact("8/8/3p1p2/p7/P3P1PP/4P1P1/8/8 w -");
+    assert_eq!(lo, Some(SOLVER_WIN - 7));
+    assert_eq!((value, plies), (Value::Win, 7));
+}
