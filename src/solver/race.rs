@@ -279,32 +279,47 @@ fn never_stalemated(pos: &Position, color: Color, turns: u32, passer: Square) ->
 /// while it has a free pawn. Nothing makes a free pawn unfree but its own
 /// capture off the file: the enemy's pawns that stand still never come
 /// ahead of it, and the passer moves away from it. Each free pawn must
-/// therefore reach a square diagonally behind an enemy pawn (pushes, a double
-/// step from home counted) and take it, each move one pawn's; one that can
-/// never take anything keeps `color` moving for good.
+/// therefore take its way onto a square some enemy pawn stands ahead of
+/// ([`moves_to_leave`]), each move one pawn's; one that can never do so
+/// keeps `color` moving for good.
 fn moves_before_stalemate(pos: &Position, color: Color, passer: Square) -> u32 {
     let enemy = pos.pawns(!color);
     let prey = enemy & !passer.bb();
-    let free = pos.pawns(color) & !enemy.front_span(!color);
-    let home = pos.rules().home_rank(color);
-    let double = pos.rules().double_step();
+    let unfree = enemy.front_span(!color);
     let mut total = 0u32;
-    for sq in free {
-        let targets = sq.bb().front_span(color).widen() & prey;
-        // The nearest enemy pawn it could take: the most advanced for the
-        // enemy among those ahead of it.
-        let Some(target) = leader(targets, !color) else {
-            return u32::MAX;
-        };
-        let pushes = u32::from(target.rank().abs_diff(sq.rank())) - 1;
-        let pushes = if double && sq.rank() == home && pushes >= 2 {
-            pushes - 1
-        } else {
-            pushes
-        };
-        total += pushes + 1;
+    for sq in pos.pawns(color) & !unfree {
+        total = total.saturating_add(moves_to_leave(pos, color, sq, prey, unfree));
     }
     total
+}
+
+/// The fewest moves a free pawn of `color` on `sq` needs to stop being free
+/// (see [`moves_before_stalemate`]): pushes to a square diagonally behind an
+/// enemy pawn in `prey` (a double step from home counted), the capture, and,
+/// where it lands free again, as many from there. `u32::MAX` if never.
+fn moves_to_leave(
+    pos: &Position,
+    color: Color,
+    sq: Square,
+    prey: Bitboard,
+    unfree: Bitboard,
+) -> u32 {
+    let rules = pos.rules();
+    let home = rules.double_step() && sq.rank() == rules.home_rank(color);
+    let mut best = u32::MAX;
+    for target in sq.bb().front_span(color).widen() & prey {
+        let pushes = u32::from(target.rank().abs_diff(sq.rank())) - 1;
+        let mut moves = if home && pushes >= 2 {
+            pushes
+        } else {
+            pushes + 1
+        };
+        if !unfree.has(target) && moves < best {
+            moves = moves.saturating_add(moves_to_leave(pos, color, target, prey, unfree));
+        }
+        best = best.min(moves);
+    }
+    best
 }
 
 /// Whether a pawn of `color` on `sq` surely has a move on each of the next

@@ -340,3 +340,13 @@ fn a_side_with_too_few_turns_to_block_itself_in_is_never_stalemated() {
     assert_eq!(lo, Some(SOLVER_WIN - 7));
     assert_eq!((value, plies), (Value::Win, 7));
 }
+
+#[test]
+fn a_capture_onto_a_free_file_is_counted_on_to_the_next() {
+    // Black's d-pawn can block itself in only by taking twice: d5, dxe4
+    // (landing where nothing blocks it), exf3 (behind f2). Three moves, and
+    // black has three turns before h8; the a-pawn is stuck.
+    let ((lo, _), value, plies) = race_and_exact("8/8/3p4/p7/P3P2P/5P2/5P2/8 w -");
+    assert_eq!(lo, Some(SOLVER_WIN - 7));
+    assert_eq!((value, plies), (Value::Win, 7));
+}
