@@ -281,7 +281,10 @@ fn never_stalemated(pos: &Position, color: Color, turns: u32, passer: Square) ->
 /// ahead of it, and the passer moves away from it. Each free pawn must
 /// therefore take its way onto a square some enemy pawn stands ahead of
 /// ([`moves_to_leave`]), each move one pawn's; one that can never do so
-/// keeps `color` moving for good.
+/// keeps `color` moving for good. A pawn that is not free but has empty
+/// squares ahead of it has a push until it closes them itself (nothing else
+/// can step in front of it) or takes off its file: it needs the fewer of
+/// those moves.
 fn moves_before_stalemate(pos: &Position, color: Color, passer: Square) -> u32 {
     let enemy = pos.pawns(!color);
     let prey = enemy & !passer.bb();
@@ -289,6 +292,28 @@ fn moves_before_stalemate(pos: &Position, color: Color, passer: Square) -> u32 {
     let mut total = 0u32;
     for sq in pos.pawns(color) & !unfree {
         total = total.saturating_add(moves_to_leave(pos, color, sq, prey, unfree));
+    }
+    let rules = pos.rules();
+    for sq in pos.pawns(color) & unfree {
+        let ahead = sq.bb().front_span(color);
+        let Some(blocker) = leader(ahead & pos.occupied(), !color) else {
+            continue;
+        };
+        let gap = u32::from(blocker.rank().abs_diff(sq.rank())) - 1;
+        if gap == 0 {
+            continue;
+        }
+        let home = rules.double_step() && sq.rank() == rules.home_rank(color);
+        let mut moves = if home && gap >= 2 { gap - 1 } else { gap };
+        if let Some(target) = leader((ahead.widen() & !ahead) & prey, !color) {
+            let pushes = u32::from(target.rank().abs_diff(sq.rank())) - 1;
+            moves = moves.min(if home && pushes >= 2 {
+                pushes
+            } else {
+                pushes + 1
+            });
+        }
+        total = total.saturating_add(moves);
     }
     total
 }

@@ -350,3 +350,13 @@ fn a_capture_onto_a_free_file_is_counted_on_to_the_next() {
     assert_eq!(lo, Some(SOLVER_WIN - 7));
     assert_eq!((value, plies), (Value::Win, 7));
 }
+
+#[test]
+fn a_pawn_with_room_ahead_of_it_must_use_it_up_before_stalemate() {
+    // As above, black has three turns before h8. Its d-pawn can block
+    // itself in within two moves (d5, dxe4); its c-pawn, against c3 with
+    // two empty squares between, needs two more; the a-pawn is stuck.
+    let ((lo, _), value, plies) = race_and_exact("8/8/2pp4/p7/P3P2P/2P1P3/8/8 w -");
+    assert_eq!(lo, Some(SOLVER_WIN - 7));
+    assert_eq!((value, plies), (Value::Win, 7));
+}
