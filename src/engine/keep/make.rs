@@ -1,0 +1,179 @@
+//! Making the keep set: seeded random walks into every opening, each
+//! position's value and every move labelled by the solver.
+
+use super::{Case, Entry, Slot};
+use crate::proofs::openings::Openings;
+use crate::rules::{Color, Gaps, Move, Position, RuleSet};
+use crate::solver::{SolveLimits, Solver, Value};
+use crate::stop::Stop;
+
+/// A small deterministic generator (SplitMix64): the set must be the same
+/// on every machine, whatever the sharding.
+struct Rng(u64);
+
+impl Rng {
+    fn new(parts: &[u64]) -> Rng {
+        let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+        for p in parts {
+            r.0 ^= *p;
+            r.next();
+        }
+        r
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// How a set is sampled and labelled.
+#[derive(Clone, Debug)]
+pub struct MakeOptions {
+    pub seed: u64,
+    /// Samples per opening and side to move.
+    pub per_side: u32,
+    /// Walks tried per slot before it is recorded as `none`.
+    pub attempts: u32,
+    /// The budget of each proof (the value, then each move).
+    pub limits: SolveLimits,
+}
+
+/// Whether `pos` lies on an opening's line in the openings table (its
+/// start included), which the set leaves out: the table answers there.
+pub(super) fn on_the_line(pos: &Position) -> bool {
+    Openings::builtin().along_line(pos).is_some()
+}
+
+/// A random walk for `slot`: one to four plies, ending with `slot.side` to
+/// move, off the table's line and with the game still going.
+pub(super) fn walk(
+    gaps: Gaps,
+    slot: Slot,
+    attempt: u32,
+    seed: u64,
+) -> Option<(Vec<Move>, Position)> {
+    let mut rng = Rng::new(&[
+        seed,
+        u64::from(gaps.white) << 8 | u64::from(gaps.black),
+        slot.side.index() as u64,
+        u64::from(slot.index),
+        u64::from(attempt),
+    ]);
+    // White moves first: white to move after 2 or 4 plies, black after 1 or 3.
+    let plies = match slot.side {
+        Color::White => 2 + 2 * rng.below(2),
+        Color::Black => 1 + 2 * rng.below(2),
+    };
+    let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let list = pos.legal_moves();
+        if list.is_empty() || pos.is_decided() {
+            return None;
+        }
+        let m = list[rng.below(list.len())];
+        pos = pos.play_unchecked(m);
+        moves.push(m);
+    }
+    if pos.is_decided() || pos.legal_moves().is_empty() || on_the_line(&pos) {
+        return None;
+    }
+    Some((moves, pos))
+}
+
+/// The value of `pos` for the side to move by one-window proofs, `None` if
+/// a budget ran out.
+fn decide(solver: &mut Solver, pos: &Position, o: &MakeOptions, stop: &Stop) -> Option<Value> {
+    if solver.at_least(pos, Value::Win, &o.limits, stop)? {
+        return Some(Value::Win);
+    }
+    Some(if solver.at_least(pos, Value::Draw, &o.limits, stop)? {
+        Value::Draw
+    } else {
+        Value::Loss
+    })
+}
+
+/// Labels each legal move of `pos`, whose value for the side to move is
+/// `value` (a win or a draw): (keep, spoil, unknown).
+pub fn label_moves(
+    solver: &mut Solver,
+    pos: &Position,
+    value: Value,
+    limits: &SolveLimits,
+    stop: &Stop,
+) -> (Vec<Move>, Vec<Move>, Vec<Move>) {
+    // The opponent's threshold: a win for us needs every child lost for
+    // them; a draw needs every child not won by them.
+    let theirs = match value {
+        Value::Win => Value::Draw,
+        _ => Value::Win,
+    };
+    let (mut keep, mut spoil, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+    for &m in pos.legal_moves().iter() {
+        let child = pos.play_unchecked(m);
+        match solver.at_least(&child, theirs, limits, stop) {
+            Some(false) => keep.push(m),
+            Some(true) => spoil.push(m),
+            None => unknown.push(m),
+        }
+    }
+    (keep, spoil, unknown)
+}
+
+/// Labels one slot: the first walk whose position gives the side to move a
+/// win or draw within the budget, or `None` after `o.attempts` walks.
+pub fn make_slot(
+    solver: &mut Solver,
+    gaps: Gaps,
+    slot: Slot,
+    o: &MakeOptions,
+    stop: &Stop,
+) -> Entry {
+    for attempt in 0..o.attempts {
+        let Some((moves, pos)) = walk(gaps, slot, attempt, o.seed) else {
+            continue;
+        };
+        let value = match decide(solver, &pos, o, stop) {
+            Some(v @ (Value::Win | Value::Draw)) => v,
+            // A loss keeps itself; an unproven value labels nothing.
+            _ => continue,
+        };
+        let (keep, spoil, unknown) = label_moves(solver, &pos, value, &o.limits, stop);
+        if keep.is_empty() {
+            continue;
+        }
+        return Entry::Case(Case {
+            gaps,
+            slot,
+            moves,
+            value,
+            keep,
+            spoil,
+            unknown,
+        });
+    }
+    Entry::None(gaps, slot)
+}
+
+/// Every slot of a set with `per_side` samples per opening and side, in a
+/// fixed order (shards take every n-th).
+pub fn slots(per_side: u32) -> Vec<(Gaps, Slot)> {
+    let mut out = Vec::new();
+    for index in 0..per_side {
+        for gaps in Gaps::all(RuleSet::PAWNRACE.width()) {
+            for side in [Color::White, Color::Black] {
+                out.push((gaps, Slot { side, index }));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,83 @@
+//! The keep set's format, walks and tally.
+
+use super::make::{on_the_line, walk};
+use super::*;
+use crate::solver::{SolveLimits, Solver};
+use crate::stop::Stop;
+
+fn gaps(s: &str) -> Gaps {
+    s.parse().unwrap()
+}
+
+#[test]
+fn walks_are_seeded_off_the_line_and_end_with_the_slot_to_move() {
+    let slot = Slot {
+        side: Color::Black,
+        index: 0,
+    };
+    let mut seen = 0;
+    for attempt in 0..20 {
+        let a = walk(gaps("GE"), slot, attempt, 7);
+        assert_eq!(a, walk(gaps("GE"), slot, attempt, 7));
+        if let Some((moves, pos)) = a {
+            seen += 1;
+            assert_eq!(pos.side_to_move(), Color::Black);
+            assert!(moves.len() == 1 || moves.len() == 3);
+            assert!(!on_the_line(&pos));
+        }
+    }
+    assert!(seen > 10);
+}
+
+#[test]
+fn entries_round_trip_and_bad_lines_are_refused() {
+    let text = "# a comment\nAH b0 none\n";
+    let set = parse_set(text).unwrap();
+    assert_eq!(set, [Entry::None(gaps("AH"), "b0".parse().unwrap())]);
+    assert_eq!(set[0].to_string(), "AH b0 none");
+    // Every move labelled, the value a win.
+    let start = Position::start(RuleSet::PAWNRACE, Some(gaps("AH"))).unwrap();
+    let mut legal: Vec<String> = start.legal_moves().iter().map(|m| m.to_string()).collect();
+    let keep = legal.remove(0);
+    let line = format!("AH w0 moves win keep {keep} spoil {}", legal.join(" "));
+    let set = parse_set(&line).unwrap();
+    assert_eq!(set[0].to_string(), line);
+    // A move short, a move illegal, no value, the wrong side to move.
+    let short = line.rsplit_once(' ').unwrap().0.to_string();
+    assert!(
+        parse_set(&short)
+            .unwrap_err()
+            .contains("exactly the legal moves")
+    );
+    assert!(parse_set("AH w0 moves a2a5 win keep a2a3").is_err());
+    assert!(parse_set("AH w0 moves keep a2a3").is_err());
+    assert!(
+        parse_set("AH b0 moves win keep a2a3")
+            .unwrap_err()
+            .contains("slot")
+    );
+}
+
+/// A race white wins by a tempo, but only with the double step.
+#[test]
+fn labels_come_from_proofs() {
+    let pos = Position::from_fen("8/p7/8/8/8/8/7P/8 w -", RuleSet::PAWNRACE).unwrap();
+    let mut solver = Solver::new(4);
+    let stop = Stop::new();
+    let limits = SolveLimits::default();
+    let (keep, spoil, unknown) = label_moves(&mut solver, &pos, Value::Win, &limits, &stop);
+    assert!(unknown.is_empty());
+    let names = |l: &[Move]| l.iter().map(Move::to_string).collect::<Vec<_>>();
+    assert_eq!(
+        (names(&keep), names(&spoil)),
+        (vec!["h2h4".to_string()], vec!["h2h3".to_string()])
+    );
+    // A budget of one node settles nothing.
+    let one = SolveLimits {
+        nodes: Some(1),
+        movetime_ms: None,
+    };
+    let mut fresh = Solver::new(4);
+    let (_, _, unknown) = label_moves(&mut fresh, &pos, Value::Win, &one, &stop);
+    assert!(!unknown.is_empty());
+}
