@@ -128,7 +128,7 @@ fn header(args: &KeepSetArgs) -> String {
         .nodes
         .map_or(String::new(), |n| format!(" --nodes {n}"));
     format!(
-        "# The keep-rate benchmark's positions (see src/engine/keep.rs): seeded random\n\
+        "# The keep-rate benchmark's positions (see src/engine/keep/mod.rs): seeded random\n\
          # walks one to four plies into every opening, off the openings table's line,\n\
          # where the side to move holds a win or draw; every move labelled by the solver.\n\
          # Made by: pawnrace keep-set --per-side {} --attempts {} --seed {}{nodes}\n\
