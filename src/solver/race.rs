@@ -25,9 +25,9 @@
 //!   never stalemated. O might be, which under drawing stalemate rules spoils
 //!   the win: unless the rules make that a loss, O must surely have a move on
 //!   each turn before the passer arrives, however O plays, since O would
-//!   stalemate itself on purpose if it could. Either its pawns with no P pawn
-//!   ahead need more moves to capture their way off their files than it has
-//!   turns ([`moves_before_stalemate`]), or one pawn has an empty file ahead,
+//!   stalemate itself on purpose if it could. Either its pawns need more
+//!   moves to block themselves in than it has turns
+//!   ([`moves_before_stalemate`]), or one pawn has an empty file ahead,
 //!   longer than that, and every capture that takes it off lands where the
 //!   same holds ([`keeps_moving`]).
 //!
@@ -275,54 +275,29 @@ fn never_stalemated(pos: &Position, color: Color, turns: u32, passer: Square) ->
 ///
 /// Call a pawn of `color` free when no enemy pawn stands ahead of it on its
 /// file. The most advanced pawn on a file holding a free pawn is free too,
-/// and can always push: nothing stands ahead of it. So `color` has a move
-/// while it has a free pawn. Nothing makes a free pawn unfree but its own
-/// capture off the file: the enemy's pawns that stand still never come
-/// ahead of it, and the passer moves away from it. Each free pawn must
-/// therefore take its way onto a square some enemy pawn stands ahead of
-/// ([`moves_to_leave`]), each move one pawn's; one that can never do so
-/// keeps `color` moving for good. A pawn that is not free but has empty
-/// squares ahead of it has a push until it closes them itself (nothing else
-/// can step in front of it) or takes off its file: it needs the fewer of
-/// those moves.
+/// and can always push: nothing stands ahead of it. So at a stalemate no
+/// pawn is free, and every pawn stands right behind another. Nothing makes
+/// a free pawn unfree but its own capture off the file (the enemy's pawns
+/// that stand still never come ahead of it, and the passer moves away from
+/// it), and nothing but its own pushes closes the empty squares ahead of a
+/// pawn (no pawn can step in there). So each pawn needs its own
+/// [`moves_to_stick`], and the side their sum.
 fn moves_before_stalemate(pos: &Position, color: Color, passer: Square) -> u32 {
     let enemy = pos.pawns(!color);
     let prey = enemy & !passer.bb();
     let unfree = enemy.front_span(!color);
-    let mut total = 0u32;
-    for sq in pos.pawns(color) & !unfree {
-        total = total.saturating_add(moves_to_leave(pos, color, sq, prey, unfree));
-    }
-    let rules = pos.rules();
-    for sq in pos.pawns(color) & unfree {
-        let ahead = sq.bb().front_span(color);
-        let Some(blocker) = leader(ahead & pos.occupied(), !color) else {
-            continue;
-        };
-        let gap = u32::from(blocker.rank().abs_diff(sq.rank())) - 1;
-        if gap == 0 {
-            continue;
-        }
-        let home = rules.double_step() && sq.rank() == rules.home_rank(color);
-        let mut moves = if home && gap >= 2 { gap - 1 } else { gap };
-        if let Some(target) = leader((ahead.widen() & !ahead) & prey, !color) {
-            let pushes = u32::from(target.rank().abs_diff(sq.rank())) - 1;
-            moves = moves.min(if home && pushes >= 2 {
-                pushes
-            } else {
-                pushes + 1
-            });
-        }
-        total = total.saturating_add(moves);
-    }
-    total
+    pos.pawns(color).fold(0u32, |total, sq: Square| {
+        total.saturating_add(moves_to_stick(pos, color, sq, prey, unfree))
+    })
 }
 
-/// The fewest moves a free pawn of `color` on `sq` needs to stop being free
-/// (see [`moves_before_stalemate`]): pushes to a square diagonally behind an
-/// enemy pawn in `prey` (a double step from home counted), the capture, and,
-/// where it lands free again, as many from there. `u32::MAX` if never.
-fn moves_to_leave(
+/// The fewest moves the pawn of `color` on `sq` needs before it stands,
+/// not free, right behind another pawn (see [`moves_before_stalemate`]):
+/// pushes that close the empty squares ahead where it is not free, or
+/// pushes to a square diagonally behind an enemy pawn in `prey`, the
+/// capture, and as many again from where it lands. A double step from
+/// home counts as one move. `u32::MAX` if never.
+fn moves_to_stick(
     pos: &Position,
     color: Color,
     sq: Square,
@@ -331,18 +306,30 @@ fn moves_to_leave(
 ) -> u32 {
     let rules = pos.rules();
     let home = rules.double_step() && sq.rank() == rules.home_rank(color);
-    let mut best = u32::MAX;
-    for target in sq.bb().front_span(color).widen() & prey {
-        let pushes = u32::from(target.rank().abs_diff(sq.rank())) - 1;
-        let mut moves = if home && pushes >= 2 {
-            pushes
+    let moves = |pushes: u32| {
+        if home && pushes >= 2 {
+            pushes - 1
         } else {
-            pushes + 1
-        };
-        if !unfree.has(target) && moves < best {
-            moves = moves.saturating_add(moves_to_leave(pos, color, target, prey, unfree));
+            pushes
         }
-        best = best.min(moves);
+    };
+    let ahead = sq.bb().front_span(color);
+    let mut best = u32::MAX;
+    if unfree.has(sq)
+        && let Some(blocker) = leader(ahead & pos.occupied(), !color)
+    {
+        let gap = u32::from(blocker.rank().abs_diff(sq.rank())) - 1;
+        if gap == 0 {
+            return 0;
+        }
+        best = moves(gap);
+    }
+    for target in (ahead.widen() & !ahead) & prey {
+        let capture = moves(u32::from(target.rank().abs_diff(sq.rank())) - 1) + 1;
+        if capture < best {
+            let then = moves_to_stick(pos, color, target, prey, unfree);
+            best = best.min(capture.saturating_add(then));
+        }
     }
     best
 }
