@@ -30,15 +30,21 @@ const RACE_WIN_STEP: i32 = 100;
 /// break through in time.
 const RACE_LEAD: i32 = 250;
 
+/// The ranks between a pawn of `color` on `sq` and its goal: its moves
+/// there with no double step.
+pub fn steps_to_goal(pos: &Position, color: Color, sq: Square) -> u32 {
+    let last = pos.rules().height() - 1;
+    u32::from(match color {
+        Color::White => last - sq.rank(),
+        Color::Black => sq.rank(),
+    })
+}
+
 /// Moves a pawn of `color` on `sq` needs to reach its goal with a free path,
 /// counting the double step from the home rank.
 pub fn moves_to_goal(pos: &Position, color: Color, sq: Square) -> u32 {
     let rules = pos.rules();
-    let last = rules.height() - 1;
-    let steps = match color {
-        Color::White => last - sq.rank(),
-        Color::Black => sq.rank(),
-    } as u32;
+    let steps = steps_to_goal(pos, color, sq);
     if rules.double_step() && sq.rank() == rules.home_rank(color) && steps >= 2 {
         steps - 1
     } else {

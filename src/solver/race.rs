@@ -35,7 +35,7 @@
 //! left to the search: the floods know no captures onto empty squares.
 
 use crate::eval::score::SOLVER_WIN;
-use crate::eval::{leader, moves_to_goal};
+use crate::eval::{leader, moves_to_goal, steps_to_goal};
 use crate::rules::{Bitboard, Color, NoMoves, Position, Square};
 
 /// Lower and upper bounds on `pos`'s score for the side to move, in the
@@ -140,17 +140,10 @@ fn fastest_unstoppable(
 /// the flood at those pawns, as [`fastest_around`] does, changed no answer
 /// on the benchmark's positions.)
 fn outruns(pos: &Position, color: Color, sq: Square, d: u32, color_moves_first: bool) -> bool {
-    let enemy = !color;
-    let board = pos.rules().board();
     let prey = pos.pawns(color) & !sq.bb();
-    let launch = pos.rules().double_from(enemy);
-    let grow = |o: Bitboard| {
-        let ahead = forward(o, enemy);
-        o | (ahead & board) | (beside(ahead) & prey) | (forward(ahead & launch, enemy) & board)
-    };
-    let double = d < moves_to_goal_by_pushes(pos, color, sq);
+    let double = d < steps_to_goal(pos, color, sq);
     let lead = u32::from(color_moves_first);
-    let (mut reachable, mut flooded) = (pos.pawns(enemy), 0);
+    let (mut reachable, mut flooded) = (pos.pawns(!color), 0);
     let mut at = sq.bb();
     for i in 0..d {
         if i > 0 {
@@ -163,7 +156,7 @@ fn outruns(pos: &Position, color: Color, sq: Square, d: u32, color_moves_first: 
             continue;
         }
         while flooded < i - lead {
-            reachable = grow(reachable);
+            reachable = flood_step(pos, !color, prey, reachable);
             flooded += 1;
         }
         let mut threat = beside(forward(at, color));
@@ -175,15 +168,6 @@ fn outruns(pos: &Position, color: Color, sq: Square, d: u32, color_moves_first: 
         }
     }
     true
-}
-
-/// The ranks between `sq` and `color`'s goal: its moves with no double step.
-fn moves_to_goal_by_pushes(pos: &Position, color: Color, sq: Square) -> u32 {
-    let last = pos.rules().height() - 1;
-    u32::from(match color {
-        Color::White => last - sq.rank(),
-        Color::Black => sq.rank(),
-    })
 }
 
 /// A lower bound on the moves `color` needs to promote any pawn while the
@@ -243,17 +227,24 @@ fn beside(b: Bitboard) -> Bitboard {
 /// Every square a pawn of `color` could ever stand on if the enemy pawns
 /// `prey` stand still: forward through anything, diagonally onto prey.
 fn reach(pos: &Position, color: Color, prey: Bitboard) -> Bitboard {
-    let board = pos.rules().board();
-    let forward = |b: Bitboard| forward(b, color);
     let mut set = pos.pawns(color);
     loop {
-        let ahead = forward(set);
-        let next = set | (ahead & board) | (beside(ahead) & prey);
+        let next = flood_step(pos, color, prey, set);
         if next == set {
             return set;
         }
         set = next;
     }
+}
+
+/// `set` and every square a pawn of `color` there could move to in one
+/// move: forward through anything (a double step from home too), and
+/// diagonally onto `prey`.
+fn flood_step(pos: &Position, color: Color, prey: Bitboard, set: Bitboard) -> Bitboard {
+    let board = pos.rules().board();
+    let ahead = forward(set, color);
+    let launch = pos.rules().double_from(color);
+    set | (ahead & board) | (beside(ahead) & prey) | (forward(ahead & launch, color) & board)
 }
 
 /// Whether `color` surely has a legal move on each of its next `turns` turns
