@@ -41,6 +41,19 @@ use crate::stop::Stop;
 use search::{Ctx, down, up};
 use table::Table;
 
+/// What race arithmetic alone proves of `pos` for the side to move, without
+/// a search: `(Win, k)` a win within `k` plies, `(Loss, k)` a loss in no
+/// fewer than `k`; `None` where it proves neither. `pos` must be still
+/// played, with a move for the side to move and no win in one for it (the
+/// search settles those first).
+pub fn race_verdict(pos: &Position) -> Option<(Value, u32)> {
+    match race::bounds(pos) {
+        (Some(lo), _) if lo > 0 => Some((Value::Win, (SOLVER_WIN - lo) as u32)),
+        (_, Some(hi)) if hi < 0 => Some((Value::Loss, (SOLVER_WIN + hi) as u32)),
+        _ => None,
+    }
+}
+
 /// A proven result with a line that realises it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Solution {

@@ -89,3 +89,13 @@ fn a_race_won_by_one_tempo_is_proven() {
     let r = go(&fen("8/p7/8/8/8/8/7P/8 b -"), 12);
     assert_eq!(r.score, Score::Mate(5));
 }
+
+#[test]
+fn a_race_the_solver_counts_is_proven_at_the_horizon() {
+    // White's c-pawn promotes in four moves (ply 7), black's h-pawn needs
+    // five. One ply deep the evaluation only guesses at that; the race
+    // arithmetic proves it.
+    let pos = fen("8/8/7p/8/2P5/8/8/8 w -");
+    let r = go(&pos, 1);
+    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
+}
