@@ -25,14 +25,27 @@ use crate::rules::{Move, Position};
 use crate::solver::{Decision, MoveBounds, SolveLimits, Solver, Value};
 use crate::stop::Stop;
 
-/// The solver may take up to this share (in 1/8ths) of a move's time; the
-/// search gets the rest. On the keep set (a fresh engine per position) the
-/// share hardly matters with the search's leaf evaluation: 219/256 kept at
-/// 7/8, 219 and 218 at 1/8 (with the old evaluation 7/8 kept 205 and 1/8
-/// 212). In games the solver's table carries over from move to move, and
-/// there its time pays: against the depth-3 autorunner at 1 s a move, 7/8
-/// spoiled 8 proven results in 128 games where 1/8 spoiled 12.
-const SOLVER_EIGHTHS: u64 = 7;
+/// The search's own time in a move: the solver gets what the move's time
+/// has beyond it, but at least an eighth ([`solver_share`]).
+///
+/// With the search asking the race rules at every node (a stronger search
+/// for its nodes), a short move is better spent searching: on the keep set
+/// (a fresh engine per position, builds run two at a time) the solver's
+/// seven eighths kept 197 and 200 of 256 at 200 ms, four eighths 208, one
+/// eighth 216. At 1000 ms the share hardly matters (7/8: 224, 224, 218; 4/8:
+/// 222; 1/8: 218), and in games, where the solver's table carries over
+/// from move to move, its time pays: against the depth-3 autorunner at 1 s
+/// a move, 7/8 spoiled 8 proven results in 128 games where 1/8 spoiled 12
+/// (session 8).
+const SEARCH_MS: u64 = 175;
+
+/// The solver's share of a move's `total` ms ([`SEARCH_MS`]).
+const fn solver_share(total: u64) -> u64 {
+    let beyond = total.saturating_sub(SEARCH_MS);
+    let eighth = total / 8;
+    let share = if beyond > eighth { beyond } else { eighth };
+    if share > 1 { share } else { 1 }
+}
 
 /// The exact solver behind perfect play, made on first use with a table of
 /// `hash_mib` MiB, solving on `threads` threads.
@@ -73,7 +86,7 @@ pub(super) fn proven(
     // Pondering proves until stopped; otherwise the clock gives a share.
     let share = match (budget.total_ms(), ponder) {
         (_, true) => None,
-        (Some(total), false) => Some((total * SOLVER_EIGHTHS / 8).max(1)),
+        (Some(total), false) => Some(solver_share(total)),
         (None, false) => return nothing,
     };
     if let Some(e) = proofs::known(pos) {
@@ -176,7 +189,7 @@ fn play(
 
 #[cfg(test)]
 mod tests {
-    use super::{MoveBounds, Proof, from_bounds};
+    use super::{MoveBounds, Proof, SEARCH_MS, from_bounds, solver_share};
     use crate::engine::time::Clock;
     use crate::engine::{Engine, Limits, Score};
     use crate::proofs::book::Book;
@@ -185,6 +198,16 @@ mod tests {
     use crate::rules::{Position, RuleSet, parse_move};
     use crate::solver::Value;
     use crate::stop::Stop;
+
+    #[test]
+    fn the_search_keeps_its_time_and_the_solver_gets_the_rest() {
+        assert_eq!(solver_share(1000), 1000 - SEARCH_MS);
+        assert_eq!(solver_share(5000), 5000 - SEARCH_MS);
+        // Short moves: an eighth, and never nothing.
+        assert_eq!(solver_share(200), 25);
+        assert_eq!(solver_share(100), 12);
+        assert_eq!(solver_share(3), 1);
+    }
 
     #[test]
     fn the_table_answers_along_its_lines_only() {
