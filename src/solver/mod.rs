@@ -42,8 +42,9 @@ use search::{Ctx, down, up};
 use table::Table;
 
 /// What race arithmetic alone proves of `pos` for the side to move, without
-/// a search: `(Win, k)` a win within `k` plies, `(Loss, k)` a loss in no
-/// fewer than `k`; `None` where it proves neither. `pos` must be still
+/// a search: `(Win, k)` a win within `k` plies, `(Loss, k)` a loss within
+/// `k` plies (the enemy's passer arrives by then, whatever the side to move
+/// does); `None` where it proves neither. `pos` must be still
 /// played, with a move for the side to move and no win in one for it (the
 /// search settles those first).
 pub fn race_verdict(pos: &Position) -> Option<(Value, u32)> {

@@ -360,3 +360,21 @@ fn a_pawn_with_room_ahead_of_it_must_use_it_up_before_stalemate() {
     assert_eq!(lo, Some(SOLVER_WIN - 7));
     assert_eq!((value, plies), (Value::Win, 7));
 }
+
+#[test]
+fn the_race_verdict_bounds_the_distance_either_way() {
+    // White's c-pawn promotes on its fourth move, black's h-pawn on its
+    // fifth: white to move wins within 7 plies, black to move loses within 8.
+    let verdict = |text: &str| race_verdict(&Position::from_fen(text, RuleSet::PAWNRACE).unwrap());
+    assert_eq!(verdict("8/8/7p/8/2P5/8/8/8 w -"), Some((Value::Win, 7)));
+    assert_eq!(verdict("8/8/7p/8/2P5/8/8/8 b -"), Some((Value::Loss, 8)));
+    // Each exact value agrees: the bound is the distance here.
+    let mut solver = Solver::new(1);
+    let pos = Position::from_fen("8/8/7p/8/2P5/8/8/8 b -", RuleSet::PAWNRACE).unwrap();
+    let s = solver
+        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
+        .unwrap();
+    assert_eq!((s.value, s.plies), (Value::Loss, 8));
+    // Pawns that can meet prove nothing.
+    assert_eq!(verdict("8/3p4/8/8/8/8/4P3/8 w -"), None);
+}

@@ -65,8 +65,8 @@ impl Searcher<'_> {
     /// sound arithmetic decides ([`race_verdict`]). With `record_pv` the
     /// winning move becomes the node's line.
     ///
-    /// The race verdict is a bound (a win within so many plies, a loss in no
-    /// fewer), scored as that distance: the evaluation's own race terms
+    /// The race verdict bounds the distance (a win or a loss within so many
+    /// plies), and is scored as that distance: the evaluation's own race terms
     /// guess, and miss passers that outrun pawns which are not yet behind
     /// them, en passant, and stalemates. With it the search alone kept 210
     /// of the 256 keep-set positions at 1 M nodes against 197 (`bench
