@@ -48,7 +48,8 @@ use table::Table;
 /// played, with a move for the side to move and no win in one for it (the
 /// search settles those first).
 pub fn race_verdict(pos: &Position) -> Option<(Value, u32)> {
-    match race::bounds(pos) {
+    // A win settles it: the loss side is not worked out then.
+    match race::bounds_until(pos, 1) {
         (Some(lo), _) if lo > 0 => Some((Value::Win, (SOLVER_WIN - lo) as u32)),
         (_, Some(hi)) if hi < 0 => Some((Value::Loss, (SOLVER_WIN + hi) as u32)),
         _ => None,

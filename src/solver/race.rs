@@ -41,6 +41,13 @@ use crate::rules::{Bitboard, Color, NoMoves, Position, Square};
 /// Lower and upper bounds on `pos`'s score for the side to move, in the
 /// solver's node-relative units. `pos` is not decided and has a move.
 pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
+    bounds_until(pos, i32::MAX)
+}
+
+/// [`bounds`], but with a lower bound of at least `enough` the upper one is
+/// left out (`None`): a search node that fails high on the lower bound
+/// needs no more, and the loser's side of the count is half the work.
+pub(super) fn bounds_until(pos: &Position, enough: i32) -> (Option<i32>, Option<i32>) {
     let us = pos.side_to_move();
     // Both rules below need each side's fastest pawn; this runs at every node.
     let (ours, theirs) = (fastest(pos, us), fastest(pos, !us));
@@ -55,6 +62,9 @@ pub(super) fn bounds(pos: &Position) -> (Option<i32>, Option<i32>) {
     {
         // A win: above any bound the horizon gives.
         lo = Some(SOLVER_WIN - (2 * d as i32 - 1));
+    }
+    if lo.is_some_and(|l| l >= enough) {
+        return (lo, None);
     }
     // They promote on ply 2d; our first promotion is on ply 2e-1 > 2d. We get
     // d turns first. Where we could take en passant, that capture is left to

@@ -169,7 +169,7 @@ impl Ctx<'_> {
             NoMoves::Draw => SOLVER_WIN - 3,
             NoMoves::Loss => SOLVER_WIN - 1,
         };
-        let (race_lo, race_hi) = race::bounds(pos);
+        let (race_lo, race_hi) = race::bounds_until(pos, beta);
         if let Some(l) = race_lo {
             lo = lo.max(l);
         }
