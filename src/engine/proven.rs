@@ -40,11 +40,8 @@ use crate::stop::Stop;
 const SEARCH_MS: u64 = 175;
 
 /// The solver's share of a move's `total` ms ([`SEARCH_MS`]).
-const fn solver_share(total: u64) -> u64 {
-    let beyond = total.saturating_sub(SEARCH_MS);
-    let eighth = total / 8;
-    let share = if beyond > eighth { beyond } else { eighth };
-    if share > 1 { share } else { 1 }
+fn solver_share(total: u64) -> u64 {
+    total.saturating_sub(SEARCH_MS).max(total / 8).max(1)
 }
 
 /// The exact solver behind perfect play, made on first use with a table of

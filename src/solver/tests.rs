@@ -281,6 +281,14 @@ fn race_and_exact(fen: &str) -> ((Option<i32>, Option<i32>), Value, u32) {
     (race::bounds(&pos), exact.value, exact.plies)
 }
 
+/// That the race bounds prove `fen` a win within `plies` for the side to
+/// move, and that this is its exact distance.
+fn race_proves_exact_win(fen: &str, plies: u32) {
+    let ((lo, _), value, exact) = race_and_exact(fen);
+    assert_eq!(lo, Some(SOLVER_WIN - plies as i32), "{fen}");
+    assert_eq!((value, exact), (Value::Win, plies), "{fen}");
+}
+
 #[test]
 fn a_passer_outruns_pawns_that_are_blocked_for_good() {
     // White's a-pawn promotes in four moves. Black's e-pawn is two steps
@@ -319,9 +327,7 @@ fn a_capture_onto_a_free_file_is_no_way_into_stalemate() {
 fn a_passer_outruns_a_pawn_that_comes_too_late() {
     // Black's b-pawn stands beside a5's path, but white moves first: a6
     // leaves it behind for good. Black's h-pawn needs five moves.
-    let ((lo, _), value, plies) = race_and_exact("8/7p/1p6/P7/8/8/8/8 w -");
-    assert_eq!(lo, Some(SOLVER_WIN - 5));
-    assert_eq!((value, plies), (Value::Win, 5));
+    race_proves_exact_win("8/7p/1p6/P7/8/8/8/8 w -", 5);
     // Black to move takes it, white's last pawn: no bound but the horizon.
     let fen = "8/7p/1p6/P7/8/8/8/8 b -";
     let pos = Position::from_fen(fen, RuleSet::PAWNRACE).unwrap();
@@ -336,9 +342,7 @@ fn a_side_with_too_few_turns_to_block_itself_in_is_never_stalemated() {
     // each of its other pawns could take into a file a white pawn blocks
     // (d5 and dxe4, f5 and fxg4), so neither keeps an empty file; but that
     // takes four moves, and black has three turns before h8.
-    let ((lo, _), value, plies) = race_and_exact("8/8/3p1p2/p7/P3P1PP/4P1P1/8/8 w -");
-    assert_eq!(lo, Some(SOLVER_WIN - 7));
-    assert_eq!((value, plies), (Value::Win, 7));
+    race_proves_exact_win("8/8/3p1p2/p7/P3P1PP/4P1P1/8/8 w -", 7);
 }
 
 #[test]
@@ -346,9 +350,7 @@ fn a_capture_onto_a_free_file_is_counted_on_to_the_next() {
     // Black's d-pawn can block itself in only by taking twice: d5, dxe4
     // (landing where nothing blocks it), exf3 (behind f2). Three moves, and
     // black has three turns before h8; the a-pawn is stuck.
-    let ((lo, _), value, plies) = race_and_exact("8/8/3p4/p7/P3P2P/5P2/5P2/8 w -");
-    assert_eq!(lo, Some(SOLVER_WIN - 7));
-    assert_eq!((value, plies), (Value::Win, 7));
+    race_proves_exact_win("8/8/3p4/p7/P3P2P/5P2/5P2/8 w -", 7);
 }
 
 #[test]
@@ -356,9 +358,7 @@ fn a_pawn_with_room_ahead_of_it_must_use_it_up_before_stalemate() {
     // As above, black has three turns before h8. Its d-pawn can block
     // itself in within two moves (d5, dxe4); its c-pawn, against c3 with
     // two empty squares between, needs two more; the a-pawn is stuck.
-    let ((lo, _), value, plies) = race_and_exact("8/8/2pp4/p7/P3P2P/2P1P3/8/8 w -");
-    assert_eq!(lo, Some(SOLVER_WIN - 7));
-    assert_eq!((value, plies), (Value::Win, 7));
+    race_proves_exact_win("8/8/2pp4/p7/P3P2P/2P1P3/8/8 w -", 7);
 }
 
 #[test]
@@ -368,13 +368,9 @@ fn the_race_verdict_bounds_the_distance_either_way() {
     let verdict = |text: &str| race_verdict(&Position::from_fen(text, RuleSet::PAWNRACE).unwrap());
     assert_eq!(verdict("8/8/7p/8/2P5/8/8/8 w -"), Some((Value::Win, 7)));
     assert_eq!(verdict("8/8/7p/8/2P5/8/8/8 b -"), Some((Value::Loss, 8)));
-    // Each exact value agrees: the bound is the distance here.
-    let mut solver = Solver::new(1);
-    let pos = Position::from_fen("8/8/7p/8/2P5/8/8/8 b -", RuleSet::PAWNRACE).unwrap();
-    let s = solver
-        .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
-        .unwrap();
-    assert_eq!((s.value, s.plies), (Value::Loss, 8));
+    // The exact value agrees: the bound is the distance here.
+    let (_, value, plies) = race_and_exact("8/8/7p/8/2P5/8/8/8 b -");
+    assert_eq!((value, plies), (Value::Loss, 8));
     // Pawns that can meet prove nothing.
     assert_eq!(verdict("8/3p4/8/8/8/8/4P3/8 w -"), None);
 }
