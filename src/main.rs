@@ -49,6 +49,9 @@ enum Command {
     /// opening where the side to move holds a win or draw, each move
     /// labelled keep or spoil by the solver (data/keep-set.txt).
     KeepSet(cli::keep::KeepSetArgs),
+    /// Tune the search's leaf evaluation: label positions with their
+    /// proven values (`tune make`), fit the weights to them (`tune fit`).
+    Tune(cli::tune::TuneArgs),
     /// Count move sequences from a position, with the speed.
     Perft(cli::perft::PerftArgs),
     /// One pawn each: `duel e2 e7 w` prints white, black or draw; with no
@@ -193,6 +196,7 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => return cli::solve::run(args),
         Some(Command::Book(args)) => return cli::book::run(args),
         Some(Command::Perft(args)) => return cli::perft::run(args),
+        Some(Command::Tune(args)) => return cli::tune::run(args),
         Some(Command::ChessValidator) => return run_problem(problems::chess_validator::run),
         Some(Command::PawnValidator) => return run_problem(problems::pawn_validator::run),
         Some(Command::Mini4) => return run_problem(problems::mini4::run),

@@ -41,7 +41,7 @@ pub struct KeepSetArgs {
     hash: usize,
 }
 
-fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+pub(crate) fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     let (i, n) = s.split_once('/').ok_or("want I/N, e.g. 0/4")?;
     let i: usize = i.parse().map_err(|_| format!("'{i}' is not a number"))?;
     let n: usize = n.parse().map_err(|_| format!("'{n}' is not a number"))?;

@@ -9,6 +9,7 @@ pub mod perft;
 pub mod progress;
 pub mod solve;
 pub mod solve_bench;
+pub mod tune;
 
 use pawnrace::problems::duel;
 use pawnrace::stop::Stop;

@@ -19,9 +19,11 @@ mod gaps;
 pub mod keep;
 mod proven;
 mod report;
+mod rng;
 mod search;
 mod time;
 mod tt;
+pub mod tune;
 
 pub use report::{Score, SearchInfo, SearchResult};
 pub use time::{DEFAULT_MOVE_OVERHEAD_MS, Limits};

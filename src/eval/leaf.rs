@@ -2,7 +2,10 @@
 //! picking moves that keep a proven value, with two pawn-structure terms
 //! the solver's ordering does without.
 
-use super::{Side, Weights, combine, ranks_value, side_valued};
+use super::{
+    PAWN, RACE_LEAD, RACE_WIN, RACE_WIN_STEP, SCALE, Side, Weights, combine, ranks_value,
+    side_valued,
+};
 use crate::rules::{Bitboard, Color, Position};
 
 /// The search's leaves ([`evaluate_leaf`]): its picks keep a proven value
@@ -53,22 +56,150 @@ fn structure(
     passed: Bitboard,
     blocked_files: Bitboard,
 ) -> i32 {
+    let (guards, candidates) = structure_counts(pos, color, pawns, passed, blocked_files);
+    GUARD * guards + CANDIDATE * candidates
+}
+
+/// The guards and the candidate passers of [`structure`].
+fn structure_counts(
+    pos: &Position,
+    color: Color,
+    pawns: Bitboard,
+    passed: Bitboard,
+    blocked_files: Bitboard,
+) -> (i32, i32) {
     let enemy = pos.pawns(!color);
     let behind = match color {
         Color::White => pawns.shift_ranks(-1),
         Color::Black => pawns.shift_ranks(1),
     };
-    let guarding =
-        Bitboard(((behind.0 & !Bitboard::FILE_A.0) >> 1) | ((behind.0 & !Bitboard::FILE_H.0) << 1));
-    let mut value = GUARD * (pawns & guarding).count() as i32;
+    let guards = (pawns & beside(behind)).count() as i32;
+    let mut candidates = 0;
     for sq in pawns & !passed & !blocked_files {
         let sentries = Bitboard(AHEAD_BESIDE[color.index()][sq.index()]) & enemy;
         let helpers = Bitboard(BESIDE[sq.file() as usize]) & pawns;
         if helpers.count() >= sentries.count() {
-            value += CANDIDATE;
+            candidates += 1;
         }
     }
-    value
+    (guards, candidates)
+}
+
+/// The leaf evaluation's terms, each the side to move's count less the
+/// other side's (the tempo is 1): [`evaluate_leaf`] is their sum weighted
+/// by [`LEAF_WEIGHTS`], clamped. Tuning fits the weights to positions the
+/// solver labelled (`engine::tune`), and may weigh terms the evaluation
+/// leaves at nought.
+pub const LEAF_TERMS: usize = 21;
+
+/// Where each term sits in [`leaf_terms`].
+pub mod term {
+    /// Pawns by advancement from the home rank, 0 to 5 (the 8x8 board's;
+    /// a shorter board uses the first few).
+    pub const PAWN_AT: usize = 0;
+    /// Passed pawns by advancement, on top of their [`PAWN_AT`].
+    pub const PASSED_AT: usize = 6;
+    pub const GUARDS: usize = 12;
+    pub const CANDIDATES: usize = 13;
+    /// Pawns with a pawn of their own ahead on their file.
+    pub const DOUBLED: usize = 14;
+    /// Pawns with no pawn of their own on the files beside.
+    pub const ISOLATED: usize = 15;
+    /// Pawns with an enemy pawn right in front.
+    pub const RAMMED: usize = 16;
+    /// A passer that promotes before any enemy pawn can (the race's win).
+    pub const RACE_WINS: usize = 17;
+    /// The moves that winning passer still needs.
+    pub const RACE_WIN_MOVES: usize = 18;
+    /// A passer ahead of every enemy passer, though not surely winning.
+    pub const RACE_LEADS: usize = 19;
+    pub const TEMPO: usize = 20;
+}
+
+/// [`leaf_terms`]' weights by board height: [`evaluate_leaf`] is their
+/// weighted sum, clamped.
+pub const LEAF_WEIGHTS: [[i32; LEAF_TERMS]; 9] = {
+    let mut all = [[0; LEAF_TERMS]; 9];
+    let mut height = 0;
+    while height < 9 {
+        let w = &mut all[height];
+        let scale = SCALE[height];
+        let mut adv = 0;
+        while adv < 6 {
+            let adv2 = (adv * adv) as i32;
+            w[term::PAWN_AT + adv] = PAWN + scale * adv2 * LEAF.advance / 8;
+            w[term::PASSED_AT + adv] = 10 + scale * adv2 / 2;
+            adv += 1;
+        }
+        w[term::GUARDS] = GUARD;
+        w[term::CANDIDATES] = CANDIDATE;
+        w[term::RACE_WINS] = RACE_WIN;
+        w[term::RACE_WIN_MOVES] = -RACE_WIN_STEP;
+        w[term::RACE_LEADS] = RACE_LEAD;
+        w[term::TEMPO] = LEAF.tempo;
+        height += 1;
+    }
+    all
+};
+
+/// The terms of `pos` ([`LEAF_TERMS`]), as [`evaluate_leaf`] weighs them.
+pub fn leaf_terms(pos: &Position) -> [i32; LEAF_TERMS] {
+    let us = pos.side_to_move();
+    let mut t = [0; LEAF_TERMS];
+    let mine = side_terms(pos, us, 1, &mut t);
+    let theirs = side_terms(pos, !us, -1, &mut t);
+    if let Some(d) = mine.passer {
+        if d <= theirs.fastest {
+            t[term::RACE_WINS] += 1;
+            t[term::RACE_WIN_MOVES] += d as i32;
+        } else if theirs.passer.is_none_or(|t| d <= t) {
+            t[term::RACE_LEADS] += 1;
+        }
+    }
+    if let Some(d) = theirs.passer {
+        if d < mine.fastest {
+            t[term::RACE_WINS] -= 1;
+            t[term::RACE_WIN_MOVES] -= d as i32;
+        } else if mine.passer.is_none_or(|m| d < m) {
+            t[term::RACE_LEADS] -= 1;
+        }
+    }
+    t[term::TEMPO] = 1;
+    t
+}
+
+/// Adds `color`'s pawn terms to `t` with `sign`; its race distances.
+fn side_terms(pos: &Position, color: Color, sign: i32, t: &mut [i32; LEAF_TERMS]) -> Side {
+    let pawns = pos.pawns(color);
+    let enemy = pos.pawns(!color);
+    let blocked_files = enemy.front_span(!color);
+    let passed = pawns & !blocked_files.widen();
+    let home = i32::from(pos.rules().home_rank(color));
+    for sq in pawns {
+        let adv = (i32::from(sq.rank()) - home).unsigned_abs() as usize;
+        t[term::PAWN_AT + adv] += sign;
+        if !(passed & sq.bb()).is_empty() {
+            t[term::PASSED_AT + adv] += sign;
+        }
+    }
+    let (guards, candidates) = structure_counts(pos, color, pawns, passed, blocked_files);
+    t[term::GUARDS] += sign * guards;
+    t[term::CANDIDATES] += sign * candidates;
+    let ahead = pawns.front_span(color);
+    t[term::DOUBLED] += sign * (pawns & ahead).count() as i32;
+    let files = pawns | ahead | pawns.front_span(!color);
+    t[term::ISOLATED] += sign * (pawns & !beside(files)).count() as i32;
+    let in_front = match color {
+        Color::White => enemy.shift_ranks(-1),
+        Color::Black => enemy.shift_ranks(1),
+    };
+    t[term::RAMMED] += sign * (pawns & in_front).count() as i32;
+    side_valued(pos, color, pawns, passed, 0)
+}
+
+/// The squares one file either side of `b`'s, without wrapping.
+fn beside(b: Bitboard) -> Bitboard {
+    Bitboard(((b.0 & !Bitboard::FILE_A.0) >> 1) | ((b.0 & !Bitboard::FILE_H.0) << 1))
 }
 
 /// The squares of the files beside each file.
@@ -101,6 +232,7 @@ const AHEAD_BESIDE: [[u64; 64]; 2] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::EVAL_LIMIT;
     use crate::eval::tests::{random_pawns, xorshift};
     use crate::rules::RuleSet;
 
@@ -123,6 +255,48 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn the_leaf_evaluation_is_its_weighted_terms() {
+        let mut next = xorshift(0x0F1E_2D3C_4B5A_6978);
+        let mut checked = 0;
+        for rules in [RuleSet::PAWNRACE, RuleSet::MINI4] {
+            for _ in 0..3000 {
+                let (white, black) = random_pawns(&mut next, rules);
+                for side in Color::BOTH {
+                    let Ok(p) = Position::new(rules, white, black, side, None) else {
+                        continue;
+                    };
+                    let weights = &LEAF_WEIGHTS[rules.height() as usize];
+                    let sum: i32 = leaf_terms(&p).iter().zip(weights).map(|(t, w)| t * w).sum();
+                    assert_eq!(
+                        evaluate_leaf(&p),
+                        sum.clamp(-EVAL_LIMIT, EVAL_LIMIT),
+                        "{}",
+                        p.fen()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 2000, "{checked}");
+    }
+
+    #[test]
+    fn the_terms_count_doubled_isolated_and_rammed_pawns() {
+        // White's c3 stands ahead of c2 (doubled); h2 is isolated and
+        // rammed by h3. Black's b6 and h3 are isolated, h3 rammed too.
+        let p = fen("8/8/1p6/8/1P6/2P4p/2P4P/8 w -");
+        let t = leaf_terms(&p);
+        assert_eq!(t[term::DOUBLED], 1);
+        assert_eq!(t[term::ISOLATED], 1 - 2);
+        assert_eq!(t[term::RAMMED], 1 - 1);
+        assert_eq!(t[term::TEMPO], 1);
+        assert_eq!(
+            t[term::PAWN_AT..term::PAWN_AT + 6].iter().sum::<i32>(),
+            4 - 2
+        );
     }
 
     #[test]

@@ -2,37 +2,11 @@
 //! position's value and every move labelled by the solver.
 
 use super::{Case, Entry, Slot};
+use crate::engine::rng::Rng;
 use crate::proofs::openings::Openings;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
 use crate::stop::Stop;
-
-/// A small deterministic generator (SplitMix64): the set must be the same
-/// on every machine, whatever the sharding.
-struct Rng(u64);
-
-impl Rng {
-    fn new(parts: &[u64]) -> Rng {
-        let mut r = Rng(0x9E37_79B9_7F4A_7C15);
-        for p in parts {
-            r.0 ^= *p;
-            r.next();
-        }
-        r
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// How a set is sampled and labelled.
 #[derive(Clone, Debug)]

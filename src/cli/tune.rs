@@ -1,0 +1,184 @@
+//! `pawnrace tune make` labels positions for tuning the search's leaf
+//! evaluation (resumably, in shards); `pawnrace tune fit` fits the
+//! evaluation's weights to them and prints what it found.
+
+use super::keep::parse_shard;
+use clap::{Args, Subcommand};
+use pawnrace::engine::tune::{self, FitOptions, Line, MakeOptions};
+use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::stop::Stop;
+use std::collections::HashSet;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    command: TuneCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum TuneCommand {
+    /// Walk into the openings and label the quiet positions reached with
+    /// their proven value, appending to --out.
+    Make(MakeArgs),
+    /// Fit the leaf evaluation's weights to labelled positions.
+    Fit(FitArgs),
+}
+
+#[derive(Args, Debug)]
+struct MakeArgs {
+    /// Walks to make (numbered from 0; the file's are skipped).
+    #[arg(long, default_value_t = 10_000)]
+    walks: u64,
+    /// The walks' seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Give up on a position after this many nodes (it is then left out).
+    #[arg(long, default_value_t = 1_000_000)]
+    nodes: u64,
+    /// Of the walks the file lacks, take every N-th starting at I (I/N).
+    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
+    shard: (usize, usize),
+    /// The file to extend; read first, appended to after each walk.
+    #[arg(long)]
+    out: PathBuf,
+    /// Solver table size, MiB.
+    #[arg(long = "solve-hash", default_value_t = 64)]
+    hash: usize,
+}
+
+#[derive(Args, Debug)]
+struct FitArgs {
+    /// Labelled positions (`tune make`'s file).
+    #[arg(long)]
+    data: PathBuf,
+    /// Optimiser steps.
+    #[arg(long, default_value_t = 3000)]
+    rounds: usize,
+    /// Every N-th position is held out and only measured.
+    #[arg(long, default_value_t = 5)]
+    hold_out: usize,
+    /// The optimiser's step, centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+}
+
+pub fn run(args: TuneArgs) -> ExitCode {
+    match args.command {
+        TuneCommand::Make(a) => make(a),
+        TuneCommand::Fit(a) => fit(a),
+    }
+}
+
+fn read(path: &PathBuf) -> Result<Vec<Line>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    tune::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn make(args: MakeArgs) -> ExitCode {
+    let existing = match read(&args.out) {
+        Ok(lines) => lines,
+        Err(e) => {
+            eprintln!("pawnrace tune make: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let done: HashSet<u64> = existing.iter().map(Line::index).collect();
+    let fresh = !args.out.exists();
+    let mut file = match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("pawnrace tune make: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    if fresh {
+        let _ = writeln!(
+            file,
+            "# Positions labelled for tuning the leaf evaluation (see src/engine/tune/mod.rs).\n\
+             # Made by: pawnrace tune make --walks {} --seed {} --nodes {} --out FILE\n\
+             # (it resumes from this file; --shard I/N splits the work)",
+            args.walks, args.seed, args.nodes
+        );
+    }
+    let options = MakeOptions {
+        seed: args.seed,
+        limits: SolveLimits {
+            nodes: Some(args.nodes),
+            movetime_ms: None,
+        },
+    };
+    let mut solver = Solver::new(args.hash);
+    let stop = Stop::new();
+    let (shard, shards) = args.shard;
+    let todo: Vec<u64> = (0..args.walks)
+        .filter(|i| !done.contains(i))
+        .enumerate()
+        .filter(|(n, _)| n % shards == shard)
+        .map(|(_, i)| i)
+        .collect();
+    eprintln!("tune make: {} walks to make", todo.len());
+    let mut labelled = 0;
+    for (n, &index) in todo.iter().enumerate() {
+        let line = tune::make_sample(&mut solver, index, &options, &stop);
+        labelled += usize::from(matches!(line, Line::Sample(_)));
+        if (n + 1) % 100 == 0 {
+            eprintln!("tune make: {}/{}, {labelled} labelled", n + 1, todo.len());
+        }
+        if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
+            eprintln!("pawnrace tune make: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn fit(args: FitArgs) -> ExitCode {
+    let samples: Vec<_> = match read(&args.data) {
+        Ok(lines) => lines
+            .into_iter()
+            .filter_map(|l| match l {
+                Line::Sample(s) => Some(s),
+                Line::None(_) => None,
+            })
+            .collect(),
+        Err(e) => {
+            eprintln!("pawnrace tune fit: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if samples.is_empty() {
+        eprintln!(
+            "pawnrace tune fit: {}: no labelled positions",
+            args.data.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let options = FitOptions {
+        rounds: args.rounds,
+        hold_out: args.hold_out,
+        rate: args.rate,
+    };
+    let r = tune::fit(&samples, &options);
+    println!(
+        "positions {} fitted, {} held out; scale {:.1}",
+        r.train, r.test, r.scale
+    );
+    println!(
+        "error before {:.5} (held out {:.5}), after {:.5} (held out {:.5})",
+        r.before.train, r.before.test, r.after.train, r.after.test
+    );
+    println!("weights before {:?}", r.initial);
+    println!("weights after  {:?}", r.weights);
+    ExitCode::SUCCESS
+}

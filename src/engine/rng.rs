@@ -1,0 +1,31 @@
+//! A small deterministic generator (SplitMix64) for the seeded walks of the
+//! keep set and the tuning samples: the same on every machine, whatever the
+//! sharding.
+
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    /// A generator for one walk, from the parts that name it (seed, opening,
+    /// sample number, ...).
+    pub(crate) fn new(parts: &[u64]) -> Rng {
+        let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+        for p in parts {
+            r.0 ^= *p;
+            r.next();
+        }
+        r
+    }
+
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform below `n` (> 0), near enough for walks.
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}

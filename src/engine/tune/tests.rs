@@ -1,0 +1,59 @@
+use super::*;
+use crate::solver::{SolveLimits, Solver};
+use crate::stop::Stop;
+
+#[test]
+fn a_file_of_samples_reads_back_as_written() {
+    let pos =
+        Position::from_fen("8/1pp1ppp1/8/p2p4/2P5/5P2/PP1PP2P/8 w -", RuleSet::PAWNRACE).unwrap();
+    let lines = vec![
+        Line::Sample(Sample {
+            index: 17,
+            value: Value::Win,
+            pos,
+        }),
+        Line::None(18),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let text = format!("# made by a test\n\n{text}");
+    assert_eq!(parse(&text).unwrap(), lines);
+}
+
+#[test]
+fn a_bad_line_is_named() {
+    for (text, want) in [
+        ("x win 8/8/8/8/8/8/8/8 w -", "line 1"),
+        ("# ok\n3 maybe 8/8/8/8/8/8/8/8 w -", "line 2"),
+        ("4 win", "no position"),
+    ] {
+        let e = parse(text).unwrap_err();
+        assert!(e.contains(want), "{text}: {e}");
+    }
+}
+
+#[test]
+fn walks_are_repeatable_and_labels_are_the_solvers() {
+    let mut solver = Solver::new(1);
+    let o = MakeOptions {
+        seed: 3,
+        limits: SolveLimits {
+            nodes: Some(200_000),
+            movetime_ms: None,
+        },
+    };
+    let stop = Stop::new();
+    let mut labelled = 0;
+    for index in 0..24 {
+        assert_eq!(walk(index, 3), walk(index, 3));
+        if let Line::Sample(s) = make_sample(&mut solver, index, &o, &stop) {
+            assert_eq!(s.index, index);
+            assert_eq!(Some(s.pos), walk(index, 3));
+            let exact = Solver::new(1).solve(&s.pos, &o.limits, &stop, &mut |_| ());
+            if let Some(exact) = exact {
+                assert_eq!(exact.value, s.value, "{}", s.pos.fen());
+            }
+            labelled += 1;
+        }
+    }
+    assert!(labelled > 0);
+}
