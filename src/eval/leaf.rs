@@ -3,7 +3,7 @@
 //! the solver's ordering does without.
 
 use super::{
-    PAWN, RACE_LEAD, RACE_WIN, RACE_WIN_STEP, SCALE, Side, Weights, combine, ranks_value,
+    EVAL_LIMIT, PAWN, RACE_LEAD, RACE_WIN, RACE_WIN_STEP, SCALE, Side, Weights, rank_counts,
     side_valued,
 };
 use crate::rules::{Bitboard, Color, Position};
@@ -20,47 +20,92 @@ const LEAF: Weights = Weights {
 /// Per pawn guarding another of its side (standing diagonally behind it):
 /// a pawn held back.
 const GUARD: i32 = -10;
-/// Per candidate passer ([`structure`]).
+/// Per candidate passer ([`structure_counts`]).
 const CANDIDATE: i32 = 20;
 
-/// The score of `pos` for the side to move at the search's leaves, on the
-/// same scale as the solver's ordering evaluation but weighted for picking
-/// moves ([`LEAF`], [`GUARD`], [`CANDIDATE`]). Only meaningful for positions still being played.
+/// The score of `pos` for the side to move at the search's leaves: its
+/// [`leaf_terms`] weighted by [`LEAF_WEIGHTS`], clamped, counted set-wise
+/// rather than pawn by pawn (the search evaluates every leaf). Only
+/// meaningful for positions still being played.
 pub fn evaluate_leaf(pos: &Position) -> i32 {
+    let w = &LEAF_WEIGHTS[pos.rules().height() as usize];
     let us = pos.side_to_move();
-    combine(leaf_side(pos, us), leaf_side(pos, !us), LEAF.tempo)
+    let (mine, theirs) = (leaf_side(pos, us, w), leaf_side(pos, !us, w));
+    let mut score = mine.value - theirs.value + w[term::TEMPO];
+    // As in `combine`: the side to move promotes a passer needing d moves
+    // on ply 2d-1, the other side on ply 2d, so the side to move wins ties.
+    if let Some(d) = mine.passer {
+        if d <= theirs.fastest {
+            score += w[term::RACE_WINS] + w[term::RACE_WIN_MOVES] * d as i32;
+        } else if theirs.passer.is_none_or(|t| d <= t) {
+            score += w[term::RACE_LEADS];
+        }
+    }
+    if let Some(d) = theirs.passer {
+        if d < mine.fastest {
+            score -= w[term::RACE_WINS] + w[term::RACE_WIN_MOVES] * d as i32;
+        } else if mine.passer.is_none_or(|m| d < m) {
+            score -= w[term::RACE_LEADS];
+        }
+    }
+    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
-/// One side's share of the leaf evaluation.
-fn leaf_side(pos: &Position, color: Color) -> Side {
+/// One side's share of the leaf evaluation, weighted by `w`.
+fn leaf_side(pos: &Position, color: Color, w: &[i32; LEAF_TERMS]) -> Side {
     let pawns = pos.pawns(color);
+    let enemy = pos.pawns(!color);
     // The files' squares behind enemy pawns: beside them, a pawn of ours is
     // not passed; on them, its file is not free.
-    let blocked_files = pos.pawns(!color).front_span(!color);
+    let blocked_files = enemy.front_span(!color);
     let passed = pawns & !blocked_files.widen();
-    let value = ranks_value(pos, color, pawns, passed, LEAF.advance)
-        + structure(pos, color, pawns, passed, blocked_files);
+    // Pawns on a rank share their advancement: each rank's are counted at
+    // once (as in `ranks_value`).
+    let (counts, passed_counts) = (rank_counts(pawns.0), rank_counts(passed.0));
+    let home = i32::from(pos.rules().home_rank(color));
+    let mut value = 0;
+    let mut left = pawns.0;
+    while left != 0 {
+        let shift = left.trailing_zeros() & !7;
+        let adv = advancement((shift / 8) as i32, home);
+        value += (counts >> shift & 0xFF) as i32 * w[term::PAWN_AT + adv]
+            + (passed_counts >> shift & 0xFF) as i32 * w[term::PASSED_AT + adv];
+        left &= !(0xFF << shift);
+    }
+    let (guards, candidates) = structure_counts(pos, color, pawns, passed, blocked_files);
+    value += w[term::GUARDS] * guards + w[term::CANDIDATES] * candidates;
+    let (doubled, isolated, rammed) = shape_counts(color, pawns, enemy);
+    value += w[term::DOUBLED] * doubled + w[term::ISOLATED] * isolated + w[term::RAMMED] * rammed;
     side_valued(pos, color, pawns, passed, value)
 }
 
-/// The pawn-structure terms for `color`'s `pawns`, `passed` of them
+/// The advancement term a pawn on `rank` counts in, `home` being its
+/// side's home rank: a pawn on its goal (a finished game) counts as the
+/// furthest, so that no board indexes past its terms.
+fn advancement(rank: i32, home: i32) -> usize {
+    ((rank - home).unsigned_abs() as usize).min(term::ADVANCEMENTS - 1)
+}
+
+/// The doubled, isolated and rammed pawns among `pawns` ([`term`]).
+fn shape_counts(color: Color, pawns: Bitboard, enemy: Bitboard) -> (i32, i32, i32) {
+    let ahead = pawns.front_span(color);
+    let doubled = (pawns & ahead).count() as i32;
+    let files = pawns | ahead | pawns.front_span(!color);
+    let isolated = (pawns & !beside(files)).count() as i32;
+    let in_front = match color {
+        Color::White => enemy.shift_ranks(-1),
+        Color::Black => enemy.shift_ranks(1),
+    };
+    let rammed = (pawns & in_front).count() as i32;
+    (doubled, isolated, rammed)
+}
+
+/// The pawn-structure counts for `color`'s `pawns`, `passed` of them
 /// passed: pawns guarding others (standing diagonally behind one of their
 /// own: held back), and candidate passers (not passed, but no enemy pawn
 /// ahead on their file, and at least as many pawns of their own on the
 /// neighbouring files as enemy pawns ahead there: they can force their way
 /// through by exchanges).
-fn structure(
-    pos: &Position,
-    color: Color,
-    pawns: Bitboard,
-    passed: Bitboard,
-    blocked_files: Bitboard,
-) -> i32 {
-    let (guards, candidates) = structure_counts(pos, color, pawns, passed, blocked_files);
-    GUARD * guards + CANDIDATE * candidates
-}
-
-/// The guards and the candidate passers of [`structure`].
 fn structure_counts(
     pos: &Position,
     color: Color,
@@ -97,6 +142,9 @@ pub mod term {
     /// Pawns by advancement from the home rank, 0 to 5 (the 8x8 board's;
     /// a shorter board uses the first few).
     pub const PAWN_AT: usize = 0;
+    /// Advancements counted apart: the 8x8 board's six ranks a pawn
+    /// stands on before its goal.
+    pub const ADVANCEMENTS: usize = 6;
     /// Passed pawns by advancement, on top of their [`PAWN_AT`].
     pub const PASSED_AT: usize = 6;
     pub const GUARDS: usize = 12;
@@ -125,7 +173,7 @@ pub const LEAF_WEIGHTS: [[i32; LEAF_TERMS]; 9] = {
         let w = &mut all[height];
         let scale = SCALE[height];
         let mut adv = 0;
-        while adv < 6 {
+        while adv < term::ADVANCEMENTS {
             let adv2 = (adv * adv) as i32;
             w[term::PAWN_AT + adv] = PAWN + scale * adv2 * LEAF.advance / 8;
             w[term::PASSED_AT + adv] = 10 + scale * adv2 / 2;
@@ -176,7 +224,7 @@ fn side_terms(pos: &Position, color: Color, sign: i32, t: &mut [i32; LEAF_TERMS]
     let passed = pawns & !blocked_files.widen();
     let home = i32::from(pos.rules().home_rank(color));
     for sq in pawns {
-        let adv = (i32::from(sq.rank()) - home).unsigned_abs() as usize;
+        let adv = advancement(i32::from(sq.rank()), home);
         t[term::PAWN_AT + adv] += sign;
         if !(passed & sq.bb()).is_empty() {
             t[term::PASSED_AT + adv] += sign;
@@ -185,15 +233,10 @@ fn side_terms(pos: &Position, color: Color, sign: i32, t: &mut [i32; LEAF_TERMS]
     let (guards, candidates) = structure_counts(pos, color, pawns, passed, blocked_files);
     t[term::GUARDS] += sign * guards;
     t[term::CANDIDATES] += sign * candidates;
-    let ahead = pawns.front_span(color);
-    t[term::DOUBLED] += sign * (pawns & ahead).count() as i32;
-    let files = pawns | ahead | pawns.front_span(!color);
-    t[term::ISOLATED] += sign * (pawns & !beside(files)).count() as i32;
-    let in_front = match color {
-        Color::White => enemy.shift_ranks(-1),
-        Color::Black => enemy.shift_ranks(1),
-    };
-    t[term::RAMMED] += sign * (pawns & in_front).count() as i32;
+    let (doubled, isolated, rammed) = shape_counts(color, pawns, enemy);
+    t[term::DOUBLED] += sign * doubled;
+    t[term::ISOLATED] += sign * isolated;
+    t[term::RAMMED] += sign * rammed;
     side_valued(pos, color, pawns, passed, 0)
 }
 
@@ -307,15 +350,15 @@ mod tests {
         let structure_of = |p: &Position, c: Color| {
             let pawns = p.pawns(c);
             let blocked_files = p.pawns(!c).front_span(!c);
-            structure(p, c, pawns, pawns & !blocked_files.widen(), blocked_files)
+            structure_counts(p, c, pawns, pawns & !blocked_files.widen(), blocked_files)
         };
-        assert_eq!(structure_of(&p, Color::White), GUARD + CANDIDATE);
-        assert_eq!(structure_of(&p, Color::Black), 0);
+        assert_eq!(structure_of(&p, Color::White), (1, 1));
+        assert_eq!(structure_of(&p, Color::Black), (0, 0));
         // Two sentries and no helper: c4 is no candidate.
         let q = fen("8/8/1p1p4/8/2P5/8/8/8 w -");
-        assert_eq!(structure_of(&q, Color::White), 0);
+        assert_eq!(structure_of(&q, Color::White), (0, 0));
         // A passed pawn is not a candidate, and guards no one alone.
         let r = fen("8/7p/8/8/2P5/8/8/8 w -");
-        assert_eq!(structure_of(&r, Color::White), 0);
+        assert_eq!(structure_of(&r, Color::White), (0, 0));
     }
 }
