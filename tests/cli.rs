@@ -177,3 +177,51 @@ fn loadtest_starts_a_server_and_reports() {
         assert!(out.contains(expected), "no {expected:?} in\n{out}");
     }
 }
+
+#[test]
+fn tune_labels_positions_resumably_and_fits_them() {
+    let dir = std::env::temp_dir().join(format!("pawnrace-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("samples.txt");
+    let out_arg = out.to_str().unwrap();
+    let make = |walks: &str| {
+        pawnrace(&[
+            "tune",
+            "make",
+            "--walks",
+            walks,
+            "--nodes",
+            "200000",
+            "--solve-hash",
+            "1",
+            "--out",
+            out_arg,
+        ])
+    };
+    let (ok, _, err) = make("40");
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("# Positions labelled"), "{text}");
+    let lines = text.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(lines, 40, "{text}");
+    // A second run makes only the walks the file lacks.
+    let (ok, _, err) = make("50");
+    assert!(ok && err.contains("10 walks to make"), "{err}");
+    let (ok, stdout, err) = pawnrace(&[
+        "tune", "fit", "--data", out_arg, "--rounds", "50", "--freeze", "tempo",
+    ]);
+    assert!(ok, "{err}");
+    assert!(stdout.contains("held out"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("tempo ")), "{stdout}");
+    // A misspelt term is named, with the list of terms.
+    let (ok, _, err) = pawnrace(&["tune", "fit", "--data", out_arg, "--freeze", "tempi"]);
+    assert!(
+        !ok && err.contains("no term 'tempi'") && err.contains("race-leads"),
+        "{err}"
+    );
+    // A file that is not samples is refused with its line.
+    std::fs::write(&out, "1 win not-a-position\n").unwrap();
+    let (ok, _, err) = pawnrace(&["tune", "fit", "--data", out_arg]);
+    assert!(!ok && err.contains("line 1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

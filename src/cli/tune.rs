@@ -63,6 +63,24 @@ struct FitArgs {
     /// The optimiser's step, centipawns.
     #[arg(long, default_value_t = 1.0)]
     rate: f64,
+    /// The terms to fit, by name (comma-separated); the others keep the
+    /// evaluation's weights. Default: all.
+    #[arg(long, value_delimiter = ',', value_parser = parse_term)]
+    terms: Vec<usize>,
+    /// Terms to leave out of the fit (comma-separated names).
+    #[arg(long, value_delimiter = ',', value_parser = parse_term)]
+    freeze: Vec<usize>,
+    /// Fit only positions the evaluation scores within N centipawns of
+    /// level (the unclear ones).
+    #[arg(long)]
+    within: Option<i32>,
+}
+
+fn parse_term(s: &str) -> Result<usize, String> {
+    tune::TERM_NAMES
+        .iter()
+        .position(|n| *n == s)
+        .ok_or_else(|| format!("no term '{s}' (terms: {})", tune::TERM_NAMES.join(", ")))
 }
 
 pub fn run(args: TuneArgs) -> ExitCode {
@@ -168,6 +186,10 @@ fn fit(args: FitArgs) -> ExitCode {
         rounds: args.rounds,
         hold_out: args.hold_out,
         rate: args.rate,
+        within: args.within,
+        fitted: std::array::from_fn(|i| {
+            (args.terms.is_empty() || args.terms.contains(&i)) && !args.freeze.contains(&i)
+        }),
     };
     let r = tune::fit(&samples, &options);
     println!(
@@ -178,7 +200,11 @@ fn fit(args: FitArgs) -> ExitCode {
         "error before {:.5} (held out {:.5}), after {:.5} (held out {:.5})",
         r.before.train, r.before.test, r.after.train, r.after.test
     );
-    println!("weights before {:?}", r.initial);
-    println!("weights after  {:?}", r.weights);
+    println!("{:<16} {:>7} {:>7}", "term", "before", "after");
+    for (i, name) in tune::TERM_NAMES.iter().enumerate() {
+        println!("{name:<16} {:>7} {:>7}", r.initial[i], r.weights[i]);
+    }
+    let list: Vec<String> = r.weights.iter().map(i32::to_string).collect();
+    println!("weights {}", list.join(","));
     ExitCode::SUCCESS
 }

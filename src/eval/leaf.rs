@@ -162,6 +162,31 @@ pub mod term {
     /// A passer ahead of every enemy passer, though not surely winning.
     pub const RACE_LEADS: usize = 19;
     pub const TEMPO: usize = 20;
+
+    /// Each term's name, as `pawnrace tune fit` prints and selects them.
+    pub const NAMES: [&str; super::LEAF_TERMS] = [
+        "pawn0",
+        "pawn1",
+        "pawn2",
+        "pawn3",
+        "pawn4",
+        "pawn5",
+        "passed0",
+        "passed1",
+        "passed2",
+        "passed3",
+        "passed4",
+        "passed5",
+        "guards",
+        "candidates",
+        "doubled",
+        "isolated",
+        "rammed",
+        "race-wins",
+        "race-win-moves",
+        "race-leads",
+        "tempo",
+    ];
 }
 
 /// [`leaf_terms`]' weights by board height: [`evaluate_leaf`] is their

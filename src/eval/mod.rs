@@ -14,7 +14,7 @@ mod leaf;
 pub mod score;
 mod siblings;
 
-pub use leaf::{LEAF_TERMS, LEAF_WEIGHTS, evaluate_leaf, leaf_terms};
+pub use leaf::{LEAF_TERMS, LEAF_WEIGHTS, evaluate_leaf, leaf_terms, term};
 pub use score::EVAL_LIMIT;
 pub use siblings::{Shares, Siblings};
 

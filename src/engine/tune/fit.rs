@@ -5,7 +5,7 @@
 //! the fit moves the weights rather than the curve.
 
 use super::Sample;
-use crate::eval::{EVAL_LIMIT, LEAF_TERMS, LEAF_WEIGHTS, leaf_terms};
+use crate::eval::{EVAL_LIMIT, LEAF_TERMS, LEAF_WEIGHTS, evaluate_leaf, leaf_terms};
 use crate::solver::Value;
 
 /// How a fit runs.
@@ -17,6 +17,11 @@ pub struct FitOptions {
     pub hold_out: usize,
     /// The optimiser's step, centipawns.
     pub rate: f64,
+    /// The terms fitted; the others keep the evaluation's weights.
+    pub fitted: [bool; LEAF_TERMS],
+    /// Only samples the evaluation scores within this many centipawns of
+    /// level: the unclear positions, where a search's choice is made.
+    pub within: Option<i32>,
 }
 
 /// Mean squared errors on the samples fitted and on those held out.
@@ -100,6 +105,7 @@ fn fit_scale(rows: &[Row], w: &[f64; LEAF_TERMS]) -> f64 {
 pub fn fit(samples: &[Sample], o: &FitOptions) -> FitReport {
     let rows: Vec<Row> = samples
         .iter()
+        .filter(|s| o.within.is_none_or(|n| evaluate_leaf(&s.pos).abs() <= n))
         .enumerate()
         .map(|(i, s)| Row {
             terms: leaf_terms(&s.pos).map(f64::from),
@@ -127,7 +133,7 @@ pub fn fit(samples: &[Sample], o: &FitOptions) -> FitReport {
             }
         }
         let n = train.len().max(1) as f64;
-        for i in 0..LEAF_TERMS {
+        for i in (0..LEAF_TERMS).filter(|&i| o.fitted[i]) {
             let g = grad[i] / n;
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;

@@ -17,6 +17,11 @@ mod make;
 pub use fit::{FitOptions, FitReport, fit};
 pub use make::{MakeOptions, make_sample, walk};
 
+/// How many terms the evaluation weighs.
+pub use crate::eval::LEAF_TERMS;
+/// The evaluation's terms by name, in [`fit`]'s order.
+pub use crate::eval::term::NAMES as TERM_NAMES;
+
 use crate::rules::{Position, RuleSet};
 use crate::solver::Value;
 use std::fmt;

@@ -57,3 +57,60 @@ fn walks_are_repeatable_and_labels_are_the_solvers() {
     }
     assert!(labelled > 0);
 }
+
+/// Samples labelled by a rule the fit can learn: the side with more pawns
+/// wins, equal counts draw.
+fn counted_samples() -> Vec<Sample> {
+    (0..600)
+        .filter_map(|index| {
+            let pos = walk(index, 5)?;
+            let us = pos.side_to_move();
+            let value = match pos.pawns(us).count().cmp(&pos.pawns(!us).count()) {
+                std::cmp::Ordering::Greater => Value::Win,
+                std::cmp::Ordering::Equal => Value::Draw,
+                std::cmp::Ordering::Less => Value::Loss,
+            };
+            Some(Sample { index, value, pos })
+        })
+        .collect()
+}
+
+#[test]
+fn the_fit_lowers_the_error_and_leaves_frozen_terms_alone() {
+    let samples = counted_samples();
+    assert!(samples.len() > 100, "{}", samples.len());
+    let mut fitted = [true; LEAF_TERMS];
+    fitted[crate::eval::term::TEMPO] = false;
+    let o = FitOptions {
+        rounds: 200,
+        hold_out: 4,
+        rate: 2.0,
+        fitted,
+        within: None,
+    };
+    let r = fit(&samples, &o);
+    assert!(r.after.train < r.before.train, "{r:?}");
+    assert!(r.after.test < r.before.test, "{r:?}");
+    assert_eq!(r.train + r.test, samples.len());
+    let t = crate::eval::term::TEMPO;
+    assert_eq!(r.weights[t], r.initial[t]);
+    assert_ne!(r.weights, r.initial);
+}
+
+#[test]
+fn within_fits_only_the_unclear_positions() {
+    let samples = counted_samples();
+    let o = FitOptions {
+        rounds: 1,
+        hold_out: 0,
+        rate: 1.0,
+        fitted: [true; LEAF_TERMS],
+        within: Some(50),
+    };
+    let r = fit(&samples, &o);
+    let unclear = samples
+        .iter()
+        .filter(|s| crate::eval::evaluate_leaf(&s.pos).abs() <= 50)
+        .count();
+    assert_eq!((r.train, r.test), (unclear, 0));
+}
