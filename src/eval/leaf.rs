@@ -75,10 +75,11 @@ fn leaf_side(pos: &Position, color: Color, w: &[i32; LEAF_TERMS]) -> Side {
     let (guards, candidates) = structure_counts(pos, color, pawns, passed, blocked_files);
     value += w[term::GUARDS] * guards + w[term::CANDIDATES] * candidates;
     // Unweighted on every board today: not worth their 2-3% of a node.
-    if w[term::DOUBLED] != 0 || w[term::ISOLATED] != 0 || w[term::RAMMED] != 0 {
-        let (doubled, isolated, rammed) = shape_counts(color, pawns, enemy);
-        value +=
-            w[term::DOUBLED] * doubled + w[term::ISOLATED] * isolated + w[term::RAMMED] * rammed;
+    if w[term::DOUBLED] != 0 || w[term::ISOLATED] != 0 || w[term::SAFE_PUSHES] != 0 {
+        let (doubled, isolated, pushes) = shape_counts(pos, color, pawns, enemy);
+        value += w[term::DOUBLED] * doubled
+            + w[term::ISOLATED] * isolated
+            + w[term::SAFE_PUSHES] * pushes;
     }
     side_valued(pos, color, pawns, passed, value)
 }
@@ -90,18 +91,25 @@ fn advancement(rank: i32, home: i32) -> usize {
     ((rank - home).unsigned_abs() as usize).min(term::ADVANCEMENTS - 1)
 }
 
-/// The doubled, isolated and rammed pawns among `pawns` ([`term`]).
-fn shape_counts(color: Color, pawns: Bitboard, enemy: Bitboard) -> (i32, i32, i32) {
+/// The doubled and isolated pawns among `pawns`, and their safe pushes
+/// ([`term`]).
+fn shape_counts(pos: &Position, color: Color, pawns: Bitboard, enemy: Bitboard) -> (i32, i32, i32) {
     let ahead = pawns.front_span(color);
     let doubled = (pawns & ahead).count() as i32;
     let files = pawns | ahead | pawns.front_span(!color);
     let isolated = (pawns & !beside(files)).count() as i32;
-    let in_front = match color {
-        Color::White => enemy.shift_ranks(-1),
-        Color::Black => enemy.shift_ranks(1),
-    };
-    let rammed = (pawns & in_front).count() as i32;
-    (doubled, isolated, rammed)
+    let empty = pos.rules().board() & !(pawns | enemy);
+    let attacked = beside(forward(!color, enemy));
+    let pushes = (forward(color, pawns) & empty & !attacked).count() as i32;
+    (doubled, isolated, pushes)
+}
+
+/// `b` one rank forward for `color`.
+fn forward(color: Color, b: Bitboard) -> Bitboard {
+    match color {
+        Color::White => b.shift_ranks(1),
+        Color::Black => b.shift_ranks(-1),
+    }
 }
 
 /// The pawn-structure counts for `color`'s `pawns`, `passed` of them
@@ -157,8 +165,10 @@ pub mod term {
     pub const DOUBLED: usize = 14;
     /// Pawns with no pawn of their own on the files beside.
     pub const ISOLATED: usize = 15;
-    /// Pawns with an enemy pawn right in front.
-    pub const RAMMED: usize = 16;
+    /// Single pushes onto a square no enemy pawn attacks. (Rammed pawns
+    /// were tried first: a ram is always mutual, so their difference is
+    /// nought.)
+    pub const SAFE_PUSHES: usize = 16;
     /// A passer that promotes before any enemy pawn can (the race's win).
     pub const RACE_WINS: usize = 17;
     /// The moves that winning passer still needs.
@@ -185,7 +195,7 @@ pub mod term {
         "candidates",
         "doubled",
         "isolated",
-        "rammed",
+        "safe-pushes",
         "race-wins",
         "race-win-moves",
         "race-leads",
@@ -262,10 +272,10 @@ fn side_terms(pos: &Position, color: Color, sign: i32, t: &mut [i32; LEAF_TERMS]
     let (guards, candidates) = structure_counts(pos, color, pawns, passed, blocked_files);
     t[term::GUARDS] += sign * guards;
     t[term::CANDIDATES] += sign * candidates;
-    let (doubled, isolated, rammed) = shape_counts(color, pawns, enemy);
+    let (doubled, isolated, pushes) = shape_counts(pos, color, pawns, enemy);
     t[term::DOUBLED] += sign * doubled;
     t[term::ISOLATED] += sign * isolated;
-    t[term::RAMMED] += sign * rammed;
+    t[term::SAFE_PUSHES] += sign * pushes;
     side_valued(pos, color, pawns, passed, 0)
 }
 
@@ -356,14 +366,15 @@ mod tests {
     }
 
     #[test]
-    fn the_terms_count_doubled_isolated_and_rammed_pawns() {
-        // White's c3 stands ahead of c2 (doubled); h2 is isolated and
-        // rammed by h3. Black's b6 and h3 are isolated, h3 rammed too.
+    fn the_terms_count_doubled_isolated_pawns_and_safe_pushes() {
+        // White's c3 stands ahead of c2 (doubled); h2 is isolated. Black's
+        // b6 and h3 are isolated. White may push b4 and c3 safely (c2 and
+        // h2 are blocked); black b6 (b4 attacks a5 and c5, not b5).
         let p = fen("8/8/1p6/8/1P6/2P4p/2P4P/8 w -");
         let t = leaf_terms(&p);
         assert_eq!(t[term::DOUBLED], 1);
         assert_eq!(t[term::ISOLATED], 1 - 2);
-        assert_eq!(t[term::RAMMED], 1 - 1);
+        assert_eq!(t[term::SAFE_PUSHES], 2 - 1);
         assert_eq!(t[term::TEMPO], 1);
         assert_eq!(
             t[term::PAWN_AT..term::PAWN_AT + 6].iter().sum::<i32>(),
