@@ -9,7 +9,7 @@
 //! those cross-core flushes took half of all the machine's time and made
 //! every answer late. Writing the pages in at once, on the job's thread,
 //! costs one zeroing and no flush. (Huge pages, for big tables, are the
-//! exception: see [`zeroed_table`].)
+//! exception: see `zeroed_table`.)
 
 use std::alloc::{Layout, alloc_zeroed};
 use std::sync::Arc;

@@ -34,7 +34,7 @@
 //! The analysis is pure and synchronous: [`analyse`] takes a game, a solver,
 //! a budget and a stop flag and returns the values and verdicts; [`read`]
 //! reads games from text (PGN and a plain form), [`summary`] totals the
-//! verdicts per player and [`write`] gives the stable text formats.
+//! verdicts per player and [`write`](mod@write) gives the stable text formats.
 
 pub mod read;
 pub mod summary;

@@ -7,7 +7,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 /// Speaks the protocol on stdin/stdout until `quit`, end of input or
-/// `shutdown` (no idle timeout: see [`Transport::Stdio`]).
+/// `shutdown` (no idle timeout: see `Transport::Stdio`).
 pub async fn run(config: ServerConfig, shutdown: impl Future) {
     let shared = Shared::new(config.max_searches, Arc::new(Stats::default()));
     let settings = config.session_settings(Transport::Stdio);

@@ -1,6 +1,6 @@
 //! The exact solver: the game-theoretic value of a position and its distance.
 //! Below the proof tables and the engine, above `eval` and `rules`; scores
-//! are on the solver's own scale ([`SOLVER_WIN`]).
+//! are on the solver's own scale (`SOLVER_WIN`).
 //!
 //! Pawn games never repeat a position, so the game graph is a DAG and plain
 //! alpha-beta without a depth limit proves exact values. The winner takes
@@ -14,17 +14,15 @@
 //!
 //! What keeps the proofs small, all of it sound (see the tests, which hold
 //! the solver and the race bounds to a plain minimax):
-//! - a win in one is seen without moving ([`threatens_win`] is exact), so
+//! - a win in one is seen without moving (`eval::threatens_win` is exact), so
 //!   no child is ever a finished game, and no win in one caps a node at a
 //!   win in three (in rule sets where having no move draws);
-//! - race bounds ([`race`]): an unstoppable passer bounds the value;
+//! - race bounds (`race`): an unstoppable passer bounds the value;
 //! - the table's move is searched first; then every child's table bounds are
 //!   read before any is searched (a cut-off from a child's bound, and moves
 //!   whose bound cannot raise alpha are skipped);
 //! - the rest are ordered by the race evaluation of the child minus the
 //!   opponent's reply count (fewer replies, smaller proofs).
-//!
-//! [`threatens_win`]: crate::eval::threatens_win
 
 mod play;
 mod race;

@@ -35,7 +35,7 @@ const QUIET_WITHIN: usize = 8;
 
 /// Walk number `index`: its opening (every opening in turn) and the first
 /// position from its drawn length on that the search would evaluate, if
-/// one comes within [`QUIET_WITHIN`] plies and the game is still going.
+/// one comes within a few plies (`QUIET_WITHIN`) and the game is still going.
 pub fn walk(index: u64, seed: u64) -> Option<Position> {
     let all: Vec<Gaps> = Gaps::all(RuleSet::PAWNRACE.width()).collect();
     let gaps = all[(index % all.len() as u64) as usize];
