@@ -207,6 +207,9 @@ fn tune_labels_positions_resumably_and_fits_them() {
     // A second run makes only the walks the file lacks.
     let (ok, _, err) = make("50");
     assert!(ok && err.contains("10 walks to make"), "{err}");
+    // Another seed would mix two sets of walks under one numbering.
+    let (ok, _, err) = pawnrace(&["tune", "make", "--seed", "2", "--out", out_arg]);
+    assert!(!ok && err.contains("--seed 1 --nodes 200000"), "{err}");
     let (ok, stdout, err) = pawnrace(&[
         "tune", "fit", "--data", out_arg, "--rounds", "50", "--freeze", "tempo",
     ]);

@@ -90,23 +90,43 @@ pub fn run(args: TuneArgs) -> ExitCode {
     }
 }
 
-fn read(path: &PathBuf) -> Result<Vec<Line>, String> {
+/// The file's text (empty if there is none yet) and its lines.
+fn read(path: &PathBuf) -> Result<(String, Vec<Line>), String> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    tune::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let lines = tune::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((text, lines))
 }
 
 fn make(args: MakeArgs) -> ExitCode {
-    let existing = match read(&args.out) {
-        Ok(lines) => lines,
+    let options = MakeOptions {
+        seed: args.seed,
+        limits: SolveLimits {
+            nodes: Some(args.nodes),
+            movetime_ms: None,
+        },
+    };
+    let (text, existing) = match read(&args.out) {
+        Ok(read) => read,
         Err(e) => {
             eprintln!("pawnrace tune make: {e}");
             return ExitCode::FAILURE;
         }
     };
+    // Walks of another seed or labels of another budget would mix two
+    // different sets under one set of walk numbers.
+    if let Some((seed, nodes)) = tune::made_with(&text)
+        && (seed, nodes) != (args.seed, args.nodes)
+    {
+        eprintln!(
+            "pawnrace tune make: {} was made with --seed {seed} --nodes {nodes}; resume it with those",
+            args.out.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let done: HashSet<u64> = existing.iter().map(Line::index).collect();
     let fresh = !args.out.exists();
     let mut file = match std::fs::OpenOptions::new()
@@ -120,22 +140,10 @@ fn make(args: MakeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if fresh {
-        let _ = writeln!(
-            file,
-            "# Positions labelled for tuning the leaf evaluation (see src/engine/tune/mod.rs).\n\
-             # Made by: pawnrace tune make --walks {} --seed {} --nodes {} --out FILE\n\
-             # (it resumes from this file; --shard I/N splits the work)",
-            args.walks, args.seed, args.nodes
-        );
+    if fresh && let Err(e) = write!(file, "{}", tune::header(args.walks, &options)) {
+        eprintln!("pawnrace tune make: {}: {e}", args.out.display());
+        return ExitCode::FAILURE;
     }
-    let options = MakeOptions {
-        seed: args.seed,
-        limits: SolveLimits {
-            nodes: Some(args.nodes),
-            movetime_ms: None,
-        },
-    };
     let mut solver = Solver::new(args.hash);
     let stop = Stop::new();
     let (shard, shards) = args.shard;
@@ -163,7 +171,7 @@ fn make(args: MakeArgs) -> ExitCode {
 
 fn fit(args: FitArgs) -> ExitCode {
     let samples: Vec<_> = match read(&args.data) {
-        Ok(lines) => lines
+        Ok((_, lines)) => lines
             .into_iter()
             .filter_map(|l| match l {
                 Line::Sample(s) => Some(s),

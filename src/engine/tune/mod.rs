@@ -67,6 +67,30 @@ impl fmt::Display for Line {
     }
 }
 
+/// The comment a new file of samples starts with: what made it, so that a
+/// resumed run can check it walks and labels the same way
+/// ([`made_with`]).
+pub fn header(walks: u64, o: &MakeOptions) -> String {
+    format!(
+        "# Positions labelled for tuning the leaf evaluation (see src/engine/tune/mod.rs).\n\
+         # Made by: pawnrace tune make --walks {walks} --seed {} --nodes {} --out FILE\n\
+         # (it resumes from this file; --shard I/N splits the work)\n",
+        o.seed,
+        o.limits.nodes.unwrap_or(0)
+    )
+}
+
+/// The seed and node budget a file's [`header`] names, if it has one.
+pub fn made_with(text: &str) -> Option<(u64, u64)> {
+    let line = text.lines().find(|l| l.starts_with("# Made by:"))?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let after = |flag: &str| -> Option<u64> {
+        let i = words.iter().position(|w| *w == flag)?;
+        words.get(i + 1)?.parse().ok()
+    };
+    Some((after("--seed")?, after("--nodes")?))
+}
+
 /// Reads a file of samples; `#` starts a comment line. The error names the
 /// line.
 pub fn parse(text: &str) -> Result<Vec<Line>, String> {

@@ -114,3 +114,18 @@ fn within_fits_only_the_unclear_positions() {
         .count();
     assert_eq!((r.train, r.test), (unclear, 0));
 }
+
+#[test]
+fn a_file_names_the_seed_and_budget_it_was_made_with() {
+    let o = MakeOptions {
+        seed: 7,
+        limits: SolveLimits {
+            nodes: Some(5000),
+            movetime_ms: None,
+        },
+    };
+    let text = format!("{}3 none\n", header(100, &o));
+    assert_eq!(made_with(&text), Some((7, 5000)));
+    assert_eq!(parse(&text).unwrap(), vec![Line::None(3)]);
+    assert_eq!(made_with("3 none\n"), None);
+}
