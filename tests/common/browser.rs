@@ -69,28 +69,47 @@ impl Browser {
             );
             return None;
         };
-        let port = free_port();
-        // Its own process group, so that the browser it starts ends with it.
-        let driver = Command::new(&driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("start chromedriver");
         let profile = output_dir().join(format!("profile-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&profile);
-        let browser = Browser {
-            client: connect(port, &chromium, &profile).await,
-            driver,
-            profile,
-        };
-        browser
-            .client
-            .set_window_size(1280, 1000)
-            .await
-            .expect("size the window");
-        Some(browser)
+        // A port picked free may be handed out again before chromedriver
+        // binds it: then the driver exits, or the port answers for another
+        // test's driver, which may end first. So the tests start their
+        // browsers one at a time (a bound port is not handed out), and a
+        // failed start is tried again on another port.
+        static STARTING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+        let _one_at_a_time = STARTING.lock().await;
+        let mut failures = Vec::new();
+        for _ in 0..3 {
+            let port = free_port();
+            // Its own process group, so that the browser it starts ends with it.
+            let mut child = Command::new(&driver)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .process_group(0)
+                .spawn()
+                .expect("start chromedriver");
+            let _ = std::fs::remove_dir_all(&profile);
+            match connect(port, &mut child, &chromium, &profile).await {
+                Ok(client) => {
+                    let browser = Browser {
+                        client,
+                        driver: child,
+                        profile,
+                    };
+                    browser
+                        .client
+                        .set_window_size(1280, 1000)
+                        .await
+                        .expect("size the window");
+                    return Some(browser);
+                }
+                Err(e) => {
+                    end_driver(&mut child);
+                    failures.push(e);
+                }
+            }
+        }
+        panic!("{test}: no WebDriver session with headless Chromium: {failures:?}");
     }
 
     /// Ends the session (the browser quits); dropping ends the driver.
@@ -174,14 +193,18 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // The whole group: chromedriver and the browser it started.
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
-            .status();
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        end_driver(&mut self.driver);
         let _ = std::fs::remove_dir_all(&self.profile);
     }
+}
+
+/// Ends chromedriver's whole group: the driver and the browser it started.
+fn end_driver(driver: &mut Child) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", driver.id())])
+        .status();
+    let _ = driver.kill();
+    let _ = driver.wait();
 }
 
 /// A port nobody listens on now (the OS picks; we let it go again).
@@ -192,14 +215,21 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-async fn connect(port: u16, chromium: &Path, profile: &Path) -> Client {
+async fn connect(
+    port: u16,
+    driver: &mut Child,
+    chromium: &Path,
+    profile: &Path,
+) -> Result<Client, String> {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let deadline = Instant::now() + Duration::from_secs(20);
     while TcpStream::connect(addr).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "chromedriver did not listen on {addr}"
-        );
+        if let Ok(Some(status)) = driver.try_wait() {
+            return Err(format!("chromedriver on {addr} exited: {status}"));
+        }
+        if Instant::now() >= deadline {
+            return Err(format!("chromedriver did not listen on {addr}"));
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let options = json!({
@@ -217,5 +247,5 @@ async fn connect(port: u16, chromium: &Path, profile: &Path) -> Client {
         .capabilities(capabilities)
         .connect(&format!("http://{addr}"))
         .await
-        .expect("a WebDriver session with headless Chromium")
+        .map_err(|e| format!("a WebDriver session on {addr}: {e}"))
 }
