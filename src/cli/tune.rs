@@ -128,7 +128,6 @@ fn make(args: MakeArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let done: HashSet<u64> = existing.iter().map(Line::index).collect();
-    let fresh = !args.out.exists();
     let mut file = match std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -140,7 +139,9 @@ fn make(args: MakeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if fresh && let Err(e) = write!(file, "{}", tune::header(args.walks, &options)) {
+    if text.is_empty()
+        && let Err(e) = write!(file, "{}", tune::header(args.walks, &options))
+    {
         eprintln!("pawnrace tune make: {}: {e}", args.out.display());
         return ExitCode::FAILURE;
     }

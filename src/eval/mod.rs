@@ -184,25 +184,34 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The score from the side to move's and the other side's shares, with
 /// `tempo` for having the move.
 fn combine(mine: Side, theirs: Side, tempo: i32) -> i32 {
-    let mut score = mine.value - theirs.value + tempo;
+    let race = race_score(&mine, &theirs, [RACE_WIN, -RACE_WIN_STEP, RACE_LEAD]);
+    (mine.value - theirs.value + tempo + race).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
 
+/// What the race between the two sides' best passers is worth to the side
+/// to move: `win` for a passer that promotes before any enemy pawn can, and
+/// `per_move` for each move it still needs; `lead` for a passer ahead of
+/// every enemy passer though not surely winning; the other side's likewise,
+/// taken off.
+fn race_score(mine: &Side, theirs: &Side, [win, per_move, lead]: [i32; 3]) -> i32 {
+    let mut score = 0;
     // The side to move promotes a passer needing d moves on ply 2d-1, the
     // other side on ply 2d: the side to move wins ties.
     if let Some(d) = mine.passer {
         if d <= theirs.fastest {
-            score += RACE_WIN - RACE_WIN_STEP * d as i32;
+            score += win + per_move * d as i32;
         } else if theirs.passer.is_none_or(|t| d <= t) {
-            score += RACE_LEAD;
+            score += lead;
         }
     }
     if let Some(d) = theirs.passer {
         if d < mine.fastest {
-            score -= RACE_WIN - RACE_WIN_STEP * d as i32;
+            score -= win + per_move * d as i32;
         } else if mine.passer.is_none_or(|m| d < m) {
-            score -= RACE_LEAD;
+            score -= lead;
         }
     }
-    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    score
 }
 
 /// Whether `color` could win with its next move if it were to move: a pawn

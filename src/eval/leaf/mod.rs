@@ -8,7 +8,7 @@ mod terms;
 
 pub use terms::{LEAF_TERMS, LEAF_WEIGHTS, leaf_terms, term};
 
-use super::{EVAL_LIMIT, Side, rank_counts, side_valued};
+use super::{EVAL_LIMIT, Side, race_score, rank_counts, side_valued};
 use crate::rules::{Bitboard, Color, Position};
 
 /// The score of `pos` for the side to move at the search's leaves: its
@@ -19,23 +19,8 @@ pub fn evaluate_leaf(pos: &Position) -> i32 {
     let w = &LEAF_WEIGHTS[pos.rules().height() as usize];
     let us = pos.side_to_move();
     let (mine, theirs) = (leaf_side(pos, us, w), leaf_side(pos, !us, w));
-    let mut score = mine.value - theirs.value + w[term::TEMPO];
-    // As in `combine`: the side to move promotes a passer needing d moves
-    // on ply 2d-1, the other side on ply 2d, so the side to move wins ties.
-    if let Some(d) = mine.passer {
-        if d <= theirs.fastest {
-            score += w[term::RACE_WINS] + w[term::RACE_WIN_MOVES] * d as i32;
-        } else if theirs.passer.is_none_or(|t| d <= t) {
-            score += w[term::RACE_LEADS];
-        }
-    }
-    if let Some(d) = theirs.passer {
-        if d < mine.fastest {
-            score -= w[term::RACE_WINS] + w[term::RACE_WIN_MOVES] * d as i32;
-        } else if mine.passer.is_none_or(|m| d < m) {
-            score -= w[term::RACE_LEADS];
-        }
-    }
+    let race = [term::RACE_WINS, term::RACE_WIN_MOVES, term::RACE_LEADS].map(|t| w[t]);
+    let score = mine.value - theirs.value + w[term::TEMPO] + race_score(&mine, &theirs, race);
     score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 

@@ -4,7 +4,9 @@
 //! tuning fits.
 
 use super::{advancement, shape_counts, structure_counts};
-use crate::eval::{PAWN, RACE_LEAD, RACE_WIN, RACE_WIN_STEP, SCALE, Side, Weights, side_valued};
+use crate::eval::{
+    PAWN, RACE_LEAD, RACE_WIN, RACE_WIN_STEP, SCALE, Side, Weights, race_score, side_valued,
+};
 use crate::rules::{Color, Position};
 
 /// The search's leaves ([`evaluate_leaf`](super::evaluate_leaf)): its picks keep a proven value
@@ -115,21 +117,14 @@ pub fn leaf_terms(pos: &Position) -> [i32; LEAF_TERMS] {
     let mut t = [0; LEAF_TERMS];
     let mine = side_terms(pos, us, 1, &mut t);
     let theirs = side_terms(pos, !us, -1, &mut t);
-    if let Some(d) = mine.passer {
-        if d <= theirs.fastest {
-            t[term::RACE_WINS] += 1;
-            t[term::RACE_WIN_MOVES] += d as i32;
-        } else if theirs.passer.is_none_or(|t| d <= t) {
-            t[term::RACE_LEADS] += 1;
-        }
-    }
-    if let Some(d) = theirs.passer {
-        if d < mine.fastest {
-            t[term::RACE_WINS] -= 1;
-            t[term::RACE_WIN_MOVES] -= d as i32;
-        } else if mine.passer.is_none_or(|m| d < m) {
-            t[term::RACE_LEADS] -= 1;
-        }
+    // Each race term's count: the race's score with that term's weight 1.
+    for (i, at) in [term::RACE_WINS, term::RACE_WIN_MOVES, term::RACE_LEADS]
+        .into_iter()
+        .enumerate()
+    {
+        let mut unit = [0; 3];
+        unit[i] = 1;
+        t[at] = race_score(&mine, &theirs, unit);
     }
     t[term::TEMPO] = 1;
     t
