@@ -302,24 +302,35 @@ mod tests {
         (white, black)
     }
 
-    #[test]
-    fn set_wise_sides_match_the_pawn_by_pawn_count() {
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
-        let mut checked = 0;
+    /// The positions of `draws` random pawn placements ([`random_pawns`])
+    /// on each of the 8x8 and 4x4 boards, with each of `sides` to move
+    /// (placements that make no legal position left out).
+    pub(super) fn random_positions(seed: u64, draws: usize, sides: &[Color]) -> Vec<Position> {
+        let mut next = xorshift(seed);
+        let mut out = Vec::new();
         for rules in [RuleSet::PAWNRACE, RuleSet::MINI4] {
-            for _ in 0..5000 {
+            for _ in 0..draws {
                 let (white, black) = random_pawns(&mut next, rules);
-                let Ok(p) = Position::new(rules, white, black, Color::White, None) else {
-                    continue;
-                };
-                for color in Color::BOTH {
-                    let s = side(&p, color);
-                    assert_eq!((s.value, s.passer, s.fastest), side_per_pawn(&p, color));
-                }
-                checked += 1;
+                out.extend(
+                    sides
+                        .iter()
+                        .filter_map(|&side| Position::new(rules, white, black, side, None).ok()),
+                );
             }
         }
-        assert!(checked > 1000, "{checked}");
+        out
+    }
+
+    #[test]
+    fn set_wise_sides_match_the_pawn_by_pawn_count() {
+        let positions = random_positions(0x9E37_79B9_7F4A_7C15, 5000, &[Color::White]);
+        for p in &positions {
+            for color in Color::BOTH {
+                let s = side(p, color);
+                assert_eq!((s.value, s.passer, s.fastest), side_per_pawn(p, color));
+            }
+        }
+        assert!(positions.len() > 1000, "{}", positions.len());
     }
 
     #[test]

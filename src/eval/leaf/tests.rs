@@ -1,6 +1,6 @@
 use super::*;
 use crate::eval::EVAL_LIMIT;
-use crate::eval::tests::{random_pawns, xorshift};
+use crate::eval::tests::random_positions;
 use crate::rules::RuleSet;
 
 fn fen(text: &str) -> Position {
@@ -9,45 +9,27 @@ fn fen(text: &str) -> Position {
 
 #[test]
 fn the_leaf_evaluation_mirrors_exactly() {
-    let mut next = xorshift(0x1234_5678_9ABC_DEF1);
-    let mut checked = 0;
-    for rules in [RuleSet::PAWNRACE, RuleSet::MINI4] {
-        for _ in 0..3000 {
-            let (white, black) = random_pawns(&mut next, rules);
-            let Ok(p) = Position::new(rules, white, black, Color::White, None) else {
-                continue;
-            };
-            assert_eq!(evaluate_leaf(&p), evaluate_leaf(&p.mirror()), "{}", p.fen());
-            checked += 1;
-        }
+    let positions = random_positions(0x1234_5678_9ABC_DEF1, 3000, &[Color::White]);
+    for p in &positions {
+        assert_eq!(evaluate_leaf(p), evaluate_leaf(&p.mirror()), "{}", p.fen());
     }
-    assert!(checked > 1000, "{checked}");
+    assert!(positions.len() > 1000, "{}", positions.len());
 }
 
 #[test]
 fn the_leaf_evaluation_is_its_weighted_terms() {
-    let mut next = xorshift(0x0F1E_2D3C_4B5A_6978);
-    let mut checked = 0;
-    for rules in [RuleSet::PAWNRACE, RuleSet::MINI4] {
-        for _ in 0..3000 {
-            let (white, black) = random_pawns(&mut next, rules);
-            for side in Color::BOTH {
-                let Ok(p) = Position::new(rules, white, black, side, None) else {
-                    continue;
-                };
-                let weights = &LEAF_WEIGHTS[rules.height() as usize];
-                let sum: i32 = leaf_terms(&p).iter().zip(weights).map(|(t, w)| t * w).sum();
-                assert_eq!(
-                    evaluate_leaf(&p),
-                    sum.clamp(-EVAL_LIMIT, EVAL_LIMIT),
-                    "{}",
-                    p.fen()
-                );
-                checked += 1;
-            }
-        }
+    let positions = random_positions(0x0F1E_2D3C_4B5A_6978, 3000, &Color::BOTH);
+    for p in &positions {
+        let weights = &LEAF_WEIGHTS[p.rules().height() as usize];
+        let sum: i32 = leaf_terms(p).iter().zip(weights).map(|(t, w)| t * w).sum();
+        assert_eq!(
+            evaluate_leaf(p),
+            sum.clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            "{}",
+            p.fen()
+        );
     }
-    assert!(checked > 2000, "{checked}");
+    assert!(positions.len() > 2000, "{}", positions.len());
 }
 
 #[test]
