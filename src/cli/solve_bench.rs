@@ -10,7 +10,7 @@
 
 use clap::Args;
 use pawnrace::engine::keep::Case;
-use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::solver::{SolveLimits, Solver, Value};
 use pawnrace::stop::Stop;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -33,6 +33,11 @@ pub struct SolveBenchArgs {
     /// keeps it (what move-time play asks first), not the distance.
     #[arg(long)]
     pub decide: bool,
+    /// With --solve: each position after its first keeping move instead,
+    /// the side that does not win to move (a loss, or a draw): the proofs
+    /// the engine asks for when it defends.
+    #[arg(long)]
+    pub after_keep: bool,
 }
 
 /// One position's proof.
@@ -53,7 +58,17 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
     let mut all = Vec::new();
     let mut wrongs = 0;
     for (n, case) in cases.iter().enumerate() {
-        let pos = case.position();
+        // With --after-keep, the other side of the same proof: the position
+        // after the first keeping move, where the side to move does not win.
+        let (pos, value) = match (args.after_keep, case.keep.first()) {
+            (true, Some(&m)) => {
+                let before = case.position();
+                let winner = case.value.winner(before.side_to_move());
+                let after = before.play_unchecked(m);
+                (after, Value::for_side(winner, after.side_to_move()))
+            }
+            _ => (case.position(), case.value),
+        };
         let mut solver = Solver::new(hash_mib);
         solver.set_threads(threads);
         let start = Instant::now();
@@ -61,14 +76,14 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
         // say against the answer: a disagreement is a wrong proof.
         let result = if args.decide {
             solver.decide(&pos, &limits, &stop).map(|d| {
-                let wrong =
-                    d.value != case.value || d.keep.is_some_and(|m| case.spoil.contains(&m));
+                let spoils = |m| !args.after_keep && case.spoil.contains(&m);
+                let wrong = d.value != value || d.keep.is_some_and(spoils);
                 (d.value.to_string(), wrong)
             })
         } else {
             solver
                 .solve(&pos, &limits, &stop, &mut |_| {})
-                .map(|s| (format!("{} in {}", s.value, s.plies), s.value != case.value))
+                .map(|s| (format!("{} in {}", s.value, s.plies), s.value != value))
         };
         let t = Timed {
             ms: start.elapsed().as_millis() as u64,
@@ -78,7 +93,7 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
         let (result, wrong) = result.unwrap_or_else(|| ("unknown".into(), false));
         let result = if wrong {
             wrongs += 1;
-            format!("{result} WRONG (the set says {})", case.value)
+            format!("{result} WRONG (the set says {value})")
         } else {
             result
         };

@@ -8,6 +8,7 @@ use super::race;
 use super::search::{Ctx, up};
 use super::{
     SolveLimits, SolveProgress, Solver, Value, describe, table_move_first, terminal_score,
+    value_score,
 };
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::threatens_win;
@@ -54,11 +55,10 @@ impl Solver {
         }
         let mut quiet = |_: &SolveProgress| {};
         let helper: super::Helper = |ctx, pos| {
-            ctx.search(pos, -1, 1);
+            value_score(ctx, pos);
         };
         self.run(pos, limits, stop, &mut quiet, helper, |ctx| {
-            // Only a draw lies strictly inside (-1, 1).
-            let score = ctx.search(pos, -1, 1);
+            let score = value_score(ctx, pos);
             if ctx.aborted {
                 return None;
             }
