@@ -10,6 +10,7 @@
 
 use clap::Args;
 use pawnrace::engine::keep::Case;
+use pawnrace::rules::Position;
 use pawnrace::solver::{SolveLimits, Solver, Value};
 use pawnrace::stop::Stop;
 use std::process::ExitCode;
@@ -58,17 +59,7 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
     let mut all = Vec::new();
     let mut wrongs = 0;
     for (n, case) in cases.iter().enumerate() {
-        // With --after-keep, the other side of the same proof: the position
-        // after the first keeping move, where the side to move does not win.
-        let (pos, value) = match (args.after_keep, case.keep.first()) {
-            (true, Some(&m)) => {
-                let before = case.position();
-                let winner = case.value.winner(before.side_to_move());
-                let after = before.play_unchecked(m);
-                (after, Value::for_side(winner, after.side_to_move()))
-            }
-            _ => (case.position(), case.value),
-        };
+        let (pos, value) = question(case, args.after_keep);
         let mut solver = Solver::new(hash_mib);
         solver.set_threads(threads);
         let start = Instant::now();
@@ -115,6 +106,22 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// The position a case asks about and its value for the side to move:
+/// the case's own, or with `after_keep` the other side of the same proof,
+/// the position after the first keeping move (where the side to move does
+/// not win).
+fn question(case: &Case, after_keep: bool) -> (Position, Value) {
+    let before = case.position();
+    match case.keep.first() {
+        Some(&m) if after_keep => {
+            let winner = case.value.winner(before.side_to_move());
+            let after = before.play_unchecked(m);
+            (after, Value::for_side(winner, after.side_to_move()))
+        }
+        _ => (before, case.value),
+    }
 }
 
 /// `sample` cases spread evenly over `cases`, in order.
@@ -169,6 +176,27 @@ mod tests {
             nodes: ms * 1000,
             proved,
         }
+    }
+
+    #[test]
+    fn after_keep_asks_the_losing_side_of_the_same_proof() {
+        let text = include_str!("../../data/keep-set.txt");
+        let cases: Vec<Case> = pawnrace::engine::keep::parse_set(text)
+            .unwrap()
+            .into_iter()
+            .filter_map(|e| match e {
+                pawnrace::engine::keep::Entry::Case(c) => Some(c),
+                pawnrace::engine::keep::Entry::None(..) => None,
+            })
+            .collect();
+        let case = cases.iter().find(|c| c.value == Value::Win).unwrap();
+        let (pos, value) = question(case, false);
+        assert_eq!((pos, value), (case.position(), Value::Win));
+        let (after, value) = question(case, true);
+        assert_eq!(after, pos.play_unchecked(case.keep[0]));
+        assert_eq!(value, Value::Loss);
+        let draw = cases.iter().find(|c| c.value == Value::Draw).unwrap();
+        assert_eq!(question(draw, true).1, Value::Draw);
     }
 
     #[test]
