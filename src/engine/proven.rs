@@ -3,8 +3,8 @@
 //! the openings table's lines, then the book), then from the exact solver
 //! within a share of its time.
 //!
-//! The solver first decides the value alone (one narrow window, far cheaper
-//! than the distance) with a move that keeps it, then spends what is left
+//! The solver first decides the value alone (null-window proofs, far
+//! cheaper than the distance) with a move that keeps it, then spends what is left
 //! of its share on the distance, so that the winner takes the shortest win
 //! and the loser the longest loss when there is time. Keeping the value is
 //! what matters: a win kept is a win, however long.

@@ -38,8 +38,9 @@ fn value_of(score: i32) -> Value {
 }
 
 impl Solver {
-    /// The value of `pos` (win, draw or loss, whatever the distance) by one
-    /// narrow-window proof, and a move that keeps it; `None` when a limit
+    /// The value of `pos` (win, draw or loss, whatever the distance) by
+    /// one or two null-window proofs (the evaluation's likelier side
+    /// asked first), and a move that keeps it; `None` when a limit
     /// ran out or `stop` was raised first.
     pub fn decide(
         &mut self,
