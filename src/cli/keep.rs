@@ -166,7 +166,12 @@ pub fn load(args: &KeepBenchArgs) -> Result<Vec<Case>, String> {
             std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
         }
     };
-    let set = keep::parse_set(&text).map_err(|e| format!("the keep set: {e}"))?;
+    cases_from(&text)
+}
+
+/// A keep set's positions, leaving out the slots where none was found.
+pub fn cases_from(text: &str) -> Result<Vec<Case>, String> {
+    let set = keep::parse_set(text).map_err(|e| format!("the keep set: {e}"))?;
     Ok(set
         .into_iter()
         .filter_map(|e| match e {
@@ -174,6 +179,12 @@ pub fn load(args: &KeepBenchArgs) -> Result<Vec<Case>, String> {
             Entry::None(..) => None,
         })
         .collect())
+}
+
+/// The committed keep set's positions.
+#[cfg(test)]
+pub fn builtin_cases() -> Vec<Case> {
+    cases_from(BUILTIN).expect("the committed keep set parses")
 }
 
 /// `pawnrace bench --keep`: a line per position, the spoils, the summary.

@@ -180,15 +180,7 @@ mod tests {
 
     #[test]
     fn after_keep_asks_the_losing_side_of_the_same_proof() {
-        let text = include_str!("../../data/keep-set.txt");
-        let cases: Vec<Case> = pawnrace::engine::keep::parse_set(text)
-            .unwrap()
-            .into_iter()
-            .filter_map(|e| match e {
-                pawnrace::engine::keep::Entry::Case(c) => Some(c),
-                pawnrace::engine::keep::Entry::None(..) => None,
-            })
-            .collect();
+        let cases = crate::cli::keep::builtin_cases();
         let case = cases.iter().find(|c| c.value == Value::Win).unwrap();
         let (pos, value) = question(case, false);
         assert_eq!((pos, value), (case.position(), Value::Win));
