@@ -9,7 +9,7 @@ use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -43,7 +43,9 @@ pub struct SolveArgs {
     /// Solver table size, MiB.
     #[arg(long = "solve-hash", default_value_t = 1024)]
     hash: usize,
-    /// Threads to prove with (default: one per core).
+    /// Threads to prove with (default: one per core). With --all-gaps,
+    /// that many openings at once, one thread and an equal share of
+    /// --solve-hash each.
     #[arg(long)]
     threads: Option<usize>,
 }
@@ -53,14 +55,15 @@ pub fn run(args: SolveArgs) -> ExitCode {
         nodes: args.nodes,
         movetime_ms: args.movetime,
     };
-    let mut solver = Solver::new(args.hash);
-    solver.set_threads(
-        args.threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-    );
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
     if args.all_gaps {
-        return all_gaps(&args, limits, &mut solver);
+        return all_gaps(&args, limits, threads);
     }
+    let mut solver = Solver::new(args.hash);
+    solver.set_threads(threads);
     let rules = args.variant.rules();
     let pos = match (&args.gaps, &args.fen) {
         (Some(g), _) => Position::start(rules, Some(*g)),
@@ -107,7 +110,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitCode {
+fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
     let mut table = match std::fs::read_to_string(&args.out) {
         Ok(text) => match Openings::parse(&text) {
             Ok(t) => t,
@@ -127,10 +130,16 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitC
     };
     let header = header(args);
     let stop = Stop::new();
+    let hash = (args.hash / threads).max(1);
+    let workers = openings::Workers {
+        count: threads,
+        solver: &|| Solver::new(hash),
+    };
     let mut bar = ProgressLine::new();
     let mut total = (Duration::ZERO, Duration::ZERO);
+    let started = Instant::now();
     let mut failed = false;
-    openings::prove_all(&mut table, solver, &prove_limits, &stop, &mut |event| {
+    openings::prove_all(&mut table, &workers, &prove_limits, &stop, &mut |event| {
         let (table, gaps, proved) = match event {
             ProofEvent::Progress { gaps, progress } => {
                 let label = gaps.map_or(String::new(), |g| format!("{g}: "));
@@ -170,10 +179,13 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, solver: &mut Solver) -> ExitC
             }
             None => "from the table".into(),
         };
+        // With several workers the sums are thread time; the clock's time
+        // since the start is the run's.
         eprintln!(
-            "{gaps}: {summary} ({solving}; first moves {:.1} s, {:.1} s in all)",
+            "{gaps}: {summary} ({solving}; first moves {:.1} s, {:.1} s in all; {:.1} s since the start)",
             proved.keeping.as_secs_f64(),
             total.1.as_secs_f64(),
+            started.elapsed().as_secs_f64(),
         );
         if let Err(e) = super::save(&args.out, &table.to_text(&header)) {
             eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());

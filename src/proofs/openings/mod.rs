@@ -20,7 +20,7 @@
 
 mod prove;
 
-pub use prove::{ProveLimits, Proved, canonical_gaps, prove, prove_all, settle};
+pub use prove::{ProveLimits, Proved, Workers, canonical_gaps, prove, prove_all, settle};
 
 use super::Entry;
 use super::lines::{self, LineTable};

@@ -1,6 +1,7 @@
 //! The table's text form, its mirrors, and the committed table itself.
 
 use super::*;
+use crate::proofs::ProofEvent;
 use crate::rules::{Position, RuleSet};
 use crate::solver::{SolveLimits, Solver};
 use crate::stop::Stop;
@@ -88,6 +89,69 @@ fn settling_keeps_what_is_known_and_what_is_not() {
         ..proven
     };
     assert!(settle(&mut solver, gaps, &settled, &limits, &stop).is_none());
+}
+
+/// Two workers share out the openings: every canonical pair is reported
+/// once, each with its mirror stored, and a table with nothing left to do
+/// reports nothing.
+#[test]
+fn workers_prove_each_opening_once() {
+    let limits = ProveLimits {
+        opening: SolveLimits {
+            nodes: Some(50),
+            movetime_ms: None,
+        },
+        first_move: SolveLimits {
+            nodes: Some(1),
+            movetime_ms: None,
+        },
+    };
+    let workers = Workers {
+        count: 2,
+        solver: &|| Solver::new(1),
+    };
+    let stop = Stop::new();
+    let mut table = Openings::default();
+    let mut reported = Vec::new();
+    prove_all(&mut table, &workers, &limits, &stop, &mut |e| {
+        if let ProofEvent::Opening { table, gaps, .. } = e {
+            assert!(table.get(gaps).is_some(), "{gaps} stored before its report");
+            reported.push(gaps);
+        }
+    });
+    reported.sort_by_key(|g| (g.white, g.black));
+    let canonical: Vec<Gaps> = canonical_gaps(8).collect();
+    assert_eq!(reported, canonical);
+    assert!(Gaps::all(8).all(|g| matches!(table.get(g), Some(Proof::Unknown(_)))));
+
+    let mut done = Openings::builtin().clone();
+    let before = done.to_text("");
+    prove_all(&mut done, &workers, &limits, &stop, &mut |e| {
+        assert!(!matches!(e, ProofEvent::Opening { .. }), "nothing to prove")
+    });
+    assert_eq!(done.to_text(""), before);
+
+    // A proven opening with unsettled first moves is tried again, and stays
+    // as it was when the budget settles nothing.
+    let ah: Gaps = "AH".parse().unwrap();
+    let Some(Proof::Proven(proven)) = done.get(ah).cloned() else {
+        panic!("AH is proven")
+    };
+    let unsettled = Proven {
+        keep: proven.keep[1..].to_vec(),
+        unsettled: proven.keep[..1].to_vec(),
+        ..proven
+    };
+    done.insert(ah, Proof::Proven(unsettled.clone()));
+    let mut settled = Vec::new();
+    prove_all(&mut done, &workers, &limits, &stop, &mut |e| {
+        if let ProofEvent::Opening { gaps, proved, .. } = e {
+            assert_eq!(proved.solving, None, "from the table");
+            settled.push(gaps);
+        }
+    });
+    assert_eq!(settled, vec![ah]);
+    assert_eq!(done.get(ah), Some(&Proof::Proven(unsettled)));
 }
 
 #[test]
