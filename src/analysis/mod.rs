@@ -257,7 +257,7 @@ pub fn analyse(
 }
 
 /// The value that costs no search: a finished game, the openings table, the
-/// book.
+/// book (its entries with a distance: the analysis writes one).
 pub fn instant_value(pos: &Position) -> Option<Known> {
     if let Some(outcome) = pos.outcome() {
         return Some(Known {
@@ -266,12 +266,13 @@ pub fn instant_value(pos: &Position) -> Option<Known> {
             source: Source::Rules,
         });
     }
-    if let Some(e) = Openings::builtin().along_line(pos) {
-        return Some(Known::new(pos, e.value, e.plies, Source::Openings));
+    if let Some(e) = Openings::builtin().along_line(pos)
+        && let Some(plies) = e.plies
+    {
+        return Some(Known::new(pos, e.value, plies, Source::Openings));
     }
-    Book::builtin()
-        .get(pos)
-        .map(|e| Known::new(pos, e.value, e.plies, Source::Book))
+    let e = Book::builtin().get(pos)?;
+    Some(Known::new(pos, e.value, e.plies?, Source::Book))
 }
 
 /// The move, when `pos` has exactly one.

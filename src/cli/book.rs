@@ -39,6 +39,11 @@ pub struct BookArgs {
     /// the openings table).
     #[arg(long, value_enum)]
     side: Option<Side>,
+    /// Prove only the value of the side's positions and a move keeping it,
+    /// not the distance (written `?`): several times cheaper, and all the
+    /// engine needs to play on. The other side's positions are not proven.
+    #[arg(long)]
+    decide: bool,
     /// Give up on a position after this many milliseconds (its subtree is
     /// then left out).
     #[arg(long)]
@@ -90,7 +95,7 @@ pub fn run(args: BookArgs) -> ExitCode {
     };
     // The header names every run that grew the book, this one included.
     let this_run = format!(
-        "run: pawnrace book --gaps {}{} --plies {} --side {}{}{} --solve-hash {}",
+        "run: pawnrace book --gaps {}{} --plies {} --side {}{}{}{} --solve-hash {}",
         args.gaps,
         if args.after.trim().is_empty() {
             String::new()
@@ -99,6 +104,7 @@ pub fn run(args: BookArgs) -> ExitCode {
         },
         args.plies,
         side.name(),
+        if args.decide { " --decide" } else { "" },
         args.movetime
             .map_or(String::new(), |t| format!(" --movetime {t}")),
         args.nodes
@@ -116,7 +122,8 @@ pub fn run(args: BookArgs) -> ExitCode {
     }
     let header = format!(
         "Proven positions near the start of Pawn Race openings (see src/proofs/book.rs):\n\
-         the position's text, then for the side to move: win|loss|draw plies pv <line>.\n\
+         the position's text, then for the side to move: win|loss|draw plies pv <line>\n\
+         (plies ? and a one-move line: the value and a move keeping it, the distance not proven).\n\
          Each run below resumes from this file.\n{}",
         runs.join("\n")
     );
@@ -132,6 +139,11 @@ pub fn run(args: BookArgs) -> ExitCode {
         &root,
         args.plies,
         side,
+        if args.decide {
+            book::Proving::Decide
+        } else {
+            book::Proving::Full
+        },
         &limits,
         &stop,
         &mut |event| {
@@ -147,7 +159,7 @@ pub fn run(args: BookArgs) -> ExitCode {
                         "{}: {} in {} plies ({} proven, {:.0} s in all)",
                         pos.fen(),
                         entry.value,
-                        entry.plies,
+                        entry.plies.map_or("?".into(), |p| p.to_string()),
                         proven,
                         started.elapsed().as_secs_f64()
                     );

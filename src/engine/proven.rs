@@ -87,7 +87,7 @@ pub(super) fn proven(
         (None, false) => return nothing,
     };
     if let Some(e) = proofs::known(pos) {
-        return play(pos, e.value, Some(e.plies), e.pv, 0, clock, info).unwrap_or(nothing);
+        return play(pos, e.value, e.plies, e.pv, 0, clock, info).unwrap_or(nothing);
     }
     let left = |clock: &Clock| share.map(|s| s.saturating_sub(clock.elapsed_ms()).max(1));
     let solver = lazy_solver(slot, hash_mib, threads);
@@ -216,7 +216,7 @@ mod tests {
         let e = known(&start).unwrap();
         assert_eq!(
             (e.value, e.plies, e.pv[0].to_string()),
-            (Value::Win, 3, "b2b4".to_string())
+            (Value::Win, Some(3), "b2b4".to_string())
         );
         let other = Position::start(RuleSet::PAWNRACE, Some("BH".parse().unwrap())).unwrap();
         assert!(known(&other).is_none());
@@ -225,7 +225,7 @@ mod tests {
         let e = known(&on_line).unwrap();
         assert_eq!(
             (e.value, e.plies, e.pv[0].to_string()),
-            (Value::Loss, 2, "a7a5".to_string())
+            (Value::Loss, Some(2), "a7a5".to_string())
         );
         let off_line = start.play_unchecked(parse_move(&start, "c2c4").unwrap());
         assert!(known(&off_line).is_none());

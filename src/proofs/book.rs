@@ -113,6 +113,15 @@ impl LineTable for Book {
     }
 }
 
+/// How much of a position `grow` proves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Proving {
+    /// The value, the distance and a line.
+    Full,
+    /// The value and a move that keeps it.
+    Decide,
+}
+
 /// Adds to `book` the proofs of `root` and of the positions after it, up to
 /// `plies` plies on: where `side` is to move, only after the move its proof
 /// plays; where the opponent is, after every move. So `side`, playing from
@@ -120,6 +129,10 @@ impl LineTable for Book {
 /// has are not proven again, so an interrupted run resumes where it
 /// stopped. `report` hears of every solve's progress and of every position
 /// proven ([`ProofEvent::Proven`]) or given up ([`ProofEvent::Unknown`]).
+///
+/// With [`Proving::Decide`], `side`'s positions get only their value and a
+/// move keeping it (no distance: several times cheaper), and the
+/// opponent's are not proven at all, only passed through.
 #[allow(clippy::too_many_arguments)]
 pub fn grow(
     book: &mut Book,
@@ -127,6 +140,7 @@ pub fn grow(
     root: &Position,
     plies: u32,
     side: Color,
+    proving: Proving,
     limits: &SolveLimits,
     stop: &Stop,
     report: &mut dyn FnMut(ProofEvent),
@@ -146,13 +160,26 @@ pub fn grow(
                 progress: p,
             })
         };
-        match solver.solve(&pos, limits, stop, &mut progress) {
-            Some(s) => {
-                let entry = Entry {
+        let proof = match proving {
+            Proving::Full => solver.solve(&pos, limits, stop, &mut progress).map(|s| {
+                Some(Entry {
                     value: s.value,
-                    plies: s.plies,
+                    plies: Some(s.plies),
                     pv: s.pv,
-                };
+                })
+            }),
+            // A loss has no move to keep: proven, but nothing to write.
+            Proving::Decide => solver.decide(&pos, limits, stop).map(|d| {
+                d.keep.map(|m| Entry {
+                    value: d.value,
+                    plies: None,
+                    pv: vec![m],
+                })
+            }),
+        };
+        match proof {
+            Some(None) => None,
+            Some(Some(entry)) => {
                 book.insert(pos, entry.clone());
                 report(ProofEvent::Proven {
                     book,
@@ -197,7 +224,9 @@ pub fn grow(
         } else {
             // Every reply is covered whatever this position's value; proving
             // it after them is nearly free, their values being in the table.
-            todo.push(Work::Prove(pos));
+            if proving == Proving::Full {
+                todo.push(Work::Prove(pos));
+            }
             if left > 0 {
                 for m in pos.legal_moves().iter().rev() {
                     todo.push(Work::Visit(pos.play_unchecked(*m), left - 1));
@@ -219,7 +248,7 @@ mod tests {
         assert_eq!(book.to_text(""), text);
         assert_eq!(book.len(), 1);
         let pos = Position::from_fen("8/p7/8/8/8/8/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
-        assert_eq!(book.get(&pos).map(|e| e.plies), Some(9));
+        assert_eq!(book.get(&pos).map(|e| e.plies), Some(Some(9)));
         let mirror = book.get(&pos.mirror_files()).unwrap();
         assert_eq!(mirror.pv[0].to_string(), "d2d4");
         assert_eq!(Book::parse(&book.to_text("made by hand")).unwrap().len(), 1);
@@ -258,6 +287,7 @@ mod tests {
                 &root,
                 3,
                 Color::Black,
+                Proving::Full,
                 &SolveLimits::default(),
                 &stop,
                 &mut |e| proven += matches!(e, ProofEvent::Proven { .. }) as usize,
@@ -272,7 +302,7 @@ mod tests {
                 .solve(pos, &SolveLimits::default(), &stop, &mut |_| {})
                 .unwrap();
             assert_eq!(
-                (s.value, s.plies),
+                (s.value, Some(s.plies)),
                 (entry.value, entry.plies),
                 "{}",
                 pos.fen()
@@ -293,6 +323,60 @@ mod tests {
         assert_eq!(run(&mut book), 0);
     }
 
+    /// Deciding only: white's positions get a move that keeps their value
+    /// and no distance, black's none at all, and the text says so with `?`.
+    #[test]
+    fn deciding_writes_a_keeping_move_without_a_distance() {
+        let root = Position::from_fen("8/1p2p3/8/8/8/8/1P4P1/8 b -", RuleSet::PAWNRACE).unwrap();
+        let mut book = Book::default();
+        let mut solver = Solver::new(1);
+        let stop = Stop::new();
+        grow(
+            &mut book,
+            &mut solver,
+            &root,
+            2,
+            Color::White,
+            Proving::Decide,
+            &SolveLimits::default(),
+            &stop,
+            &mut |_| {},
+        );
+        assert!(
+            book.get(&root).is_none(),
+            "black's positions are not proven"
+        );
+        assert!(!book.is_empty());
+        let mut fresh = Solver::new(1);
+        for (pos, entry) in &book.written {
+            assert_eq!(pos.side_to_move(), Color::White);
+            assert_eq!((entry.plies, entry.pv.len()), (None, 1), "{}", pos.fen());
+            let s = fresh
+                .solve(pos, &SolveLimits::default(), &stop, &mut |_| {})
+                .unwrap();
+            assert_eq!(s.value, entry.value, "{}", pos.fen());
+            let after = pos.play_unchecked(entry.pv[0]);
+            let kept = match after.outcome() {
+                Some(o) => Value::for_side(o.winner, Color::White),
+                None => {
+                    let reply = fresh
+                        .solve(&after, &SolveLimits::default(), &stop, &mut |_| {})
+                        .unwrap();
+                    match reply.value {
+                        Value::Win => Value::Loss,
+                        Value::Loss => Value::Win,
+                        Value::Draw => Value::Draw,
+                    }
+                }
+            };
+            assert_eq!(kept, entry.value, "{} {}", pos.fen(), entry.pv[0]);
+            let line = book.to_text("");
+            assert!(line.contains(&format!("{} ? pv {}\n", entry.value, entry.pv[0])));
+        }
+        let text = book.to_text("decided");
+        assert_eq!(Book::parse(&text).unwrap().to_text("decided"), text);
+    }
+
     /// The committed book loads and saves back byte for byte.
     #[test]
     fn the_builtin_book_round_trips() {
@@ -303,7 +387,8 @@ mod tests {
     #[test]
     fn the_builtin_book_parses_and_its_lines_end_as_it_says() {
         let book = Book::parse(BUILTIN).unwrap();
-        for (pos, entry) in &book.written {
+        // Decided entries (no distance) are one move long.
+        for (pos, entry) in book.written.iter().filter(|(_, e)| e.plies.is_some()) {
             let mut at = *pos;
             for m in &entry.pv {
                 at = at.play_unchecked(*m);
@@ -312,7 +397,7 @@ mod tests {
             let winner = entry.value.winner(pos.side_to_move());
             assert_eq!(outcome.winner, winner, "{}", pos.fen());
             if entry.value != Value::Draw {
-                assert_eq!(entry.pv.len() as u32, entry.plies, "{}", pos.fen());
+                assert_eq!(Some(entry.pv.len() as u32), entry.plies, "{}", pos.fen());
             }
         }
     }

@@ -7,7 +7,8 @@
 //!
 //! The key (gaps, a position's text) and the result word (`white`, `win`,
 //! ...) are each table's own; the rest is read and written here: the
-//! distance in plies, the line after `pv` (each move checked legal as it is
+//! distance in plies (`?` where only the result and the line's first move
+//! are proven, not the distance), the line after `pv` (each move checked legal as it is
 //! played from the entry's position) and any labelled lists of moves from
 //! that position (the openings' `keep` and `keep?`). A table loads with
 //! [`parse`] and saves with [`to_text`]; what was loaded saves back
@@ -64,7 +65,8 @@ pub fn header(text: &str) -> String {
 /// What follows an entry's result word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof {
-    pub plies: u32,
+    /// `None` for `?`: the distance was not proven.
+    pub plies: Option<u32>,
     pub pv: Vec<Move>,
     /// One list per label asked for, empty when the line has none.
     pub lists: Vec<Vec<Move>>,
@@ -75,9 +77,13 @@ pub struct Proof {
 /// the labels in `labels` may appear.
 pub fn read_proof(words: &[&str], from: &Position, labels: &[&str]) -> Result<Proof, String> {
     let plies_word = words.first().ok_or("no distance in plies")?;
-    let plies = plies_word
-        .parse()
-        .map_err(|_| format!("'{plies_word}' is not a distance in plies"))?;
+    let plies = match *plies_word {
+        "?" => None,
+        word => Some(
+            word.parse()
+                .map_err(|_| format!("'{word}' is not a distance in plies"))?,
+        ),
+    };
     match words.get(1) {
         Some(&"pv") => {}
         Some(other) => return Err(format!("'{other}' where pv belongs")),
@@ -110,8 +116,13 @@ pub fn read_proof(words: &[&str], from: &Position, labels: &[&str]) -> Result<Pr
 }
 
 /// Writes `<plies> pv <moves>` and each non-empty labelled list after it.
-pub fn write_proof(out: &mut String, plies: u32, pv: &[Move], lists: &[(&str, &[Move])]) {
-    let _ = write!(out, "{plies} pv");
+pub fn write_proof(out: &mut String, plies: Option<u32>, pv: &[Move], lists: &[(&str, &[Move])]) {
+    match plies {
+        Some(plies) => {
+            let _ = write!(out, "{plies} pv");
+        }
+        None => out.push_str("? pv"),
+    }
     write_moves(out, pv);
     for (label, moves) in lists {
         if !moves.is_empty() {

@@ -24,11 +24,12 @@ use openings::{Openings, Proved};
 
 /// A position's proven value for the side to move, its distance (as the
 /// solver gives it: the shortest win, the longest loss; for a draw the
-/// length of the line) and a line that realises it.
+/// length of the line) and a line that realises it; or, where only the
+/// value was decided, no distance and a one-move line that keeps the value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub value: Value,
-    pub plies: u32,
+    pub plies: Option<u32>,
     pub pv: Vec<Move>,
 }
 

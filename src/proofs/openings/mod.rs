@@ -143,7 +143,7 @@ impl Openings {
                 if at == *pos {
                     return Some(Entry {
                         value: Value::for_side(p.winner, pos.side_to_move()),
-                        plies: p.plies.saturating_sub(k as u32),
+                        plies: Some(p.plies.saturating_sub(k as u32)),
                         pv: p.line[k..].to_vec(),
                     });
                 }
@@ -186,7 +186,9 @@ impl LineTable for Openings {
         let [keep, unsettled]: [Vec<Move>; 2] = proof.lists.try_into().expect("two lists");
         let proven = Proven {
             winner,
-            plies: proof.plies,
+            plies: proof
+                .plies
+                .ok_or("an opening's distance is always proven")?,
             line: proof.pv,
             keep,
             unsettled,
@@ -202,7 +204,7 @@ impl LineTable for Openings {
                 Proof::Proven(p) => {
                     let mut line = format!("{gaps} {} ", p.winner.map_or("draw", Color::name));
                     let lists: [(&str, &[Move]); 2] = [("keep", &p.keep), ("keep?", &p.unsettled)];
-                    lines::write_proof(&mut line, p.plies, &p.line, &lists);
+                    lines::write_proof(&mut line, Some(p.plies), &p.line, &lists);
                     line
                 }
             })

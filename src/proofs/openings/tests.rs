@@ -48,6 +48,7 @@ fn bad_lines_are_named() {
         ("AZ white 3", "two file letters"),
         ("AH purple 3", "not a result"),
         ("AH white x", "distance"),
+        ("AH white ? pv b2b4", "distance is always proven"),
         ("AH white 3 pv e2e9", "not a move"),
         ("AH white 3 e2e4", "where pv"),
         ("AH white 3 pv b2b5", "not legal"),
