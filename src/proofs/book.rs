@@ -12,8 +12,15 @@
 //!
 //! `win`, `loss` or `draw` for the side to move, the distance in plies as the
 //! solver gives it (the shortest win, the longest loss; for a draw the
-//! length of the line), and a line that realises it. Each position also
-//! stands for its file mirror, which is not written.
+//! length of the line), and a line that realises it. Where only the value
+//! was decided (`pawnrace book --decide`), the distance is `?` and the line
+//! is one move that keeps the value:
+//!
+//! ```text
+//! 8/1ppp1ppp/p7/8/8/3P4/1PP1PPPP/8 w - win ? pv e2e4
+//! ```
+//!
+//! Each position also stands for its file mirror, which is not written.
 
 pub use super::Entry;
 
