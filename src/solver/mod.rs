@@ -254,9 +254,10 @@ impl Solver {
             return Some(s >= threshold);
         }
         let mut quiet = |_: &SolveProgress| {};
-        // Helpers decide the value, which settles this question too.
+        // Helpers decide the value, which settles this question too, by the
+        // same null-window questions as `decide`'s helpers.
         let helper: Helper = |ctx, pos| {
-            ctx.search(pos, -1, 1);
+            value_score(ctx, pos);
         };
         self.run(pos, limits, stop, &mut quiet, helper, |ctx| {
             let s = ctx.search(pos, threshold - 1, threshold);
