@@ -131,7 +131,7 @@ pub fn run(args: BookArgs) -> ExitCode {
     let stop = Stop::new();
     let mut bar = ProgressLine::new();
     let started = Instant::now();
-    let (mut proven, mut unknown) = (0, 0);
+    let (mut proven, mut unknown, mut lost) = (0, 0, 0);
     let mut failed = false;
     book::grow(
         &mut book,
@@ -165,6 +165,12 @@ pub fn run(args: BookArgs) -> ExitCode {
                     );
                     book
                 }
+                ProofEvent::Lost { pos } => {
+                    bar.finish();
+                    lost += 1;
+                    eprintln!("{}: {} loses (nothing to write)", pos.fen(), side.name());
+                    return;
+                }
                 ProofEvent::Unknown { book, pos } => {
                     bar.finish();
                     unknown += 1;
@@ -180,7 +186,7 @@ pub fn run(args: BookArgs) -> ExitCode {
         },
     );
     eprintln!(
-        "{proven} positions proven, {unknown} not within the budget, {} in the book; {:.0} s",
+        "{proven} positions proven, {lost} lost, {unknown} not within the budget, {} in the book; {:.0} s",
         book.len(),
         started.elapsed().as_secs_f64()
     );

@@ -151,7 +151,9 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
                 gaps,
                 proved,
             } => (table, gaps, proved),
-            ProofEvent::Proven { .. } | ProofEvent::Unknown { .. } => return,
+            ProofEvent::Proven { .. } | ProofEvent::Unknown { .. } | ProofEvent::Lost { .. } => {
+                return;
+            }
         };
         bar.finish();
         let summary = match table.get(gaps) {

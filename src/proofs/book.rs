@@ -185,7 +185,10 @@ pub fn grow(
             }),
         };
         match proof {
-            Some(None) => None,
+            Some(None) => {
+                report(ProofEvent::Lost { pos: &pos });
+                None
+            }
             Some(Some(entry)) => {
                 book.insert(pos, entry.clone());
                 report(ProofEvent::Proven {

@@ -74,6 +74,9 @@ pub enum ProofEvent<'a> {
     },
     /// A book position not proven within the budget: its subtree is left out.
     Unknown { book: &'a Book, pos: &'a Position },
+    /// A book position decided lost for the side the book serves: no move
+    /// keeps anything, so nothing is written and its subtree is left out.
+    Lost { pos: &'a Position },
     /// An opening proven (or given up on); `table` holds it and its mirror.
     Opening {
         table: &'a Openings,
