@@ -295,6 +295,28 @@ mod tests {
         assert_eq!(seen, [Some((Win, None))]);
     }
 
+    /// A decided book entry (AE after 1. d3 a6: a win, distance unproven) is
+    /// played at once, announced as a win without a distance, and its file
+    /// mirror too.
+    #[test]
+    fn a_decided_book_entry_is_played_without_a_distance() {
+        let pos =
+            Position::from_fen("8/1ppp1ppp/p7/8/8/3P4/1PP1PPPP/8 w -", RuleSet::PAWNRACE).unwrap();
+        let stop = Stop::new();
+        let mut engine = Engine::new(1);
+        let limits = Limits {
+            movetime_ms: Some(60_000),
+            ..Limits::default()
+        };
+        for (pos, want) in [(pos, "e2e4"), (pos.mirror_files(), "d2d4")] {
+            let mut proofs = Vec::new();
+            let r = engine.search(&pos, &limits, &stop, &mut |i| proofs.push(i.proven));
+            assert_eq!(proofs, [Some((Value::Win, None))], "{}", pos.fen());
+            assert_eq!(r.best.map(|m| m.to_string()), Some(want.into()));
+            assert_eq!(r.nodes, 0, "from the book, not a search");
+        }
+    }
+
     /// A won race with the clock running: the engine proves it, says so, and
     /// plays the winning move; with only a depth it just searches.
     #[test]
