@@ -135,7 +135,8 @@ pub enum Proving {
 /// the book, finds every reply of the opponent answered. Positions the book
 /// has are not proven again, so an interrupted run resumes where it
 /// stopped. `report` hears of every solve's progress and of every position
-/// proven ([`ProofEvent::Proven`]) or given up ([`ProofEvent::Unknown`]).
+/// proven ([`ProofEvent::Proven`]), given up ([`ProofEvent::Unknown`]) or
+/// decided lost for `side` ([`ProofEvent::Lost`]).
 ///
 /// With [`Proving::Decide`], `side`'s positions get only their value and a
 /// move keeping it (no distance: several times cheaper), and the
@@ -176,6 +177,8 @@ pub fn grow(
                 })
             }),
             // A loss has no move to keep: proven, but nothing to write.
+            // (Finished games never get here, so a decision without a move
+            // is a loss.)
             Proving::Decide => solver.decide(&pos, limits, stop).map(|d| {
                 d.keep.map(|m| Entry {
                     value: d.value,
