@@ -361,6 +361,7 @@ mod tests {
         );
         assert!(!book.is_empty());
         let mut fresh = Solver::new(1);
+        let text = book.to_text("");
         for (pos, entry) in &book.written {
             assert_eq!(pos.side_to_move(), Color::White);
             assert_eq!((entry.plies, entry.pv.len()), (None, 1), "{}", pos.fen());
@@ -375,16 +376,11 @@ mod tests {
                     let reply = fresh
                         .solve(&after, &SolveLimits::default(), &stop, &mut |_| {})
                         .unwrap();
-                    match reply.value {
-                        Value::Win => Value::Loss,
-                        Value::Loss => Value::Win,
-                        Value::Draw => Value::Draw,
-                    }
+                    Value::for_side(reply.value.winner(Color::Black), Color::White)
                 }
             };
             assert_eq!(kept, entry.value, "{} {}", pos.fen(), entry.pv[0]);
-            let line = book.to_text("");
-            assert!(line.contains(&format!("{} ? pv {}\n", entry.value, entry.pv[0])));
+            assert!(text.contains(&format!("{} ? pv {}\n", entry.value, entry.pv[0])));
         }
         let text = book.to_text("decided");
         assert_eq!(Book::parse(&text).unwrap().to_text("decided"), text);
