@@ -228,3 +228,50 @@ fn tune_labels_positions_resumably_and_fits_them() {
     assert!(!ok && err.contains("line 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `solve --cache`: the first run makes the file, the second solves from it
+/// in far fewer nodes with the same answer, and a file that is not a cache
+/// is reported, solved around and left as it was.
+#[test]
+fn a_solve_cache_is_made_reused_and_never_clobbered() {
+    let dir = std::env::temp_dir().join(format!("pawnrace-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.join("proofs.cache");
+    let cache_arg = cache.to_str().unwrap();
+    let solve = || {
+        let (ok, out, err) = pawnrace(&[
+            "solve",
+            "--fen",
+            "8/ppppp3/8/8/8/8/PPPPP3/8 w -",
+            "--threads",
+            "1",
+            "--solve-hash",
+            "4",
+            "--cache",
+            cache_arg,
+        ]);
+        assert!(ok, "{err}");
+        let nodes: u64 = err
+            .lines()
+            .find_map(|l| l.split_once(" nodes in "))
+            .and_then(|(n, _)| n.parse().ok())
+            .unwrap_or_else(|| panic!("no node count in {err}"));
+        (out, nodes, err)
+    };
+    let (first, nodes, err) = solve();
+    assert!(first.starts_with("solution draw plies "), "{first}");
+    assert!(err.contains("does not exist yet"), "{err}");
+    let (second, fewer, err) = solve();
+    assert_eq!(second, first);
+    assert!(err.contains("proofs read from"), "{err}");
+    assert!(fewer * 10 < nodes, "{fewer} nodes against {nodes}");
+    // Not a cache: said so, solved anyway, not written over.
+    std::fs::write(&cache, "my notes\n").unwrap();
+    let (third, _, err) = solve();
+    assert_eq!(third, first);
+    assert!(err.contains("not a pawnrace solver cache"), "{err}");
+    assert_eq!(std::fs::read_to_string(&cache).unwrap(), "my notes\n");
+    let (ok, _, err) = pawnrace(&["solve", "--all-gaps", "--cache", cache_arg]);
+    assert!(!ok && err.contains("--cache"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,7 @@
 //! `pawnrace book`: grows the book of proven positions near an opening's
 //! start (`data/book.txt`), resumably.
 
+use super::cache::CacheFile;
 use super::progress::ProgressLine;
 use clap::Args;
 use pawnrace::proofs::ProofEvent;
@@ -57,6 +58,11 @@ pub struct BookArgs {
     /// Solver table size, MiB.
     #[arg(long = "solve-hash", default_value_t = 1024)]
     hash: usize,
+    /// Read the solver's proofs from this file first and write them back
+    /// at the end (made if missing; a file that is not this build's cache
+    /// is reported and left alone): runs in one opening share much.
+    #[arg(long)]
+    cache: Option<PathBuf>,
 }
 
 pub fn run(args: BookArgs) -> ExitCode {
@@ -128,6 +134,7 @@ pub fn run(args: BookArgs) -> ExitCode {
         runs.join("\n")
     );
     let mut solver = Solver::new(args.hash);
+    let cache = CacheFile::open("pawnrace book", args.cache.as_deref(), &mut solver);
     let stop = Stop::new();
     let mut bar = ProgressLine::new();
     let started = Instant::now();
@@ -179,7 +186,7 @@ pub fn run(args: BookArgs) -> ExitCode {
                 }
                 ProofEvent::Opening { .. } => return,
             };
-            if let Err(e) = super::save(&args.out, &book.to_text(&header)) {
+            if let Err(e) = super::save(&args.out, book.to_text(&header)) {
                 eprintln!("pawnrace book: cannot write {}: {e}", args.out.display());
                 failed = true;
             }
@@ -190,6 +197,9 @@ pub fn run(args: BookArgs) -> ExitCode {
         book.len(),
         started.elapsed().as_secs_f64()
     );
+    if cache.is_some_and(|c| !c.save("pawnrace book", &solver)) {
+        failed = true;
+    }
     if failed {
         ExitCode::FAILURE
     } else {

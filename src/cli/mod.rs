@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod book;
+pub mod cache;
 pub mod keep;
 pub mod loadtest;
 pub mod match_cmd;
@@ -62,10 +63,10 @@ pub fn stop_on_ctrl_c(what: &'static str) -> Arc<Stop> {
     stop
 }
 
-/// Writes `text` to `path` through a temporary file, so that a long run
+/// Writes `contents` to `path` through a temporary file, so that a long run
 /// interrupted while saving never leaves half a file.
-pub fn save(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+pub fn save(path: &std::path::Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
+    std::fs::write(&tmp, contents)?;
     std::fs::rename(&tmp, path)
 }

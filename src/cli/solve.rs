@@ -1,5 +1,6 @@
 //! `pawnrace solve`: the exact value of one position, or of every opening.
 
+use super::cache::CacheFile;
 use super::progress::ProgressLine;
 use clap::Args;
 use pawnrace::proofs::ProofEvent;
@@ -48,6 +49,11 @@ pub struct SolveArgs {
     /// --solve-hash each.
     #[arg(long)]
     threads: Option<usize>,
+    /// Read the solver's proofs from this file first and write them back
+    /// after (made if missing; a file that is not this build's cache is
+    /// reported and left alone), so that a later solve reuses them.
+    #[arg(long, conflicts_with = "all_gaps")]
+    cache: Option<PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
@@ -80,6 +86,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let cache = CacheFile::open("pawnrace solve", args.cache.as_deref(), &mut solver);
     let stop = super::stop_on_ctrl_c("the solve");
     let mut bar = ProgressLine::new();
     let mut last = None;
@@ -106,6 +113,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
             println!("solution {winner} plies {} pv {}", s.plies, pv.join(" "));
         }
         None => println!("solution unknown"),
+    }
+    // A solve cut short still proved what it proved.
+    if cache.is_some_and(|c| !c.save("pawnrace solve", &solver)) {
+        return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }
@@ -189,7 +200,7 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
             total.1.as_secs_f64(),
             started.elapsed().as_secs_f64(),
         );
-        if let Err(e) = super::save(&args.out, &table.to_text(&header)) {
+        if let Err(e) = super::save(&args.out, table.to_text(&header)) {
             eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
             failed = true;
         }
@@ -200,7 +211,7 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
             table.insert(gaps, Proof::Unknown("not attempted yet".into()));
         }
     }
-    if let Err(e) = super::save(&args.out, &table.to_text(&header)) {
+    if let Err(e) = super::save(&args.out, table.to_text(&header)) {
         eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
         failed = true;
     }

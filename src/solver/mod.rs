@@ -25,12 +25,14 @@
 //! - the rest are ordered by the race evaluation of the child minus the
 //!   opponent's reply count (fewer replies, smaller proofs).
 
+mod cache;
 mod play;
 mod race;
 mod search;
 mod table;
 mod value;
 
+pub use cache::{CacheError, MIN_WORK as CACHE_MIN_WORK};
 pub use play::{Decision, MoveBounds};
 pub use value::Value;
 

@@ -199,6 +199,14 @@ impl Table {
         self.write(b, victim, key, pack(lo, hi, mv, work, generation));
     }
 
+    /// Every entry: its key, its bounds and move, and its work.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, Hit, u8)> + '_ {
+        (0..self.words.len() / 2)
+            .map(|i| self.slot(0, i))
+            .filter(|&(_, data)| data != 0)
+            .map(|(key, data)| (key, unpack(data), work_of(data)))
+    }
+
     /// Permille of slots in use, from a sample at the start of the table.
     pub fn hashfull(&self) -> u32 {
         let n = (self.words.len() / 2).min(4000);
