@@ -1,5 +1,6 @@
 //! `pawnrace analyse`: the exact value of every move of recorded games.
 
+use super::cache::CacheFile;
 use clap::Args;
 use pawnrace::analysis::read::{Game, read_games};
 use pawnrace::analysis::summary::{Tally, Totals};
@@ -60,6 +61,11 @@ pub struct AnalyseArgs {
     /// Print only the summaries (per game and over all games).
     #[arg(long)]
     summary_only: bool,
+    /// Read the solver's proofs from this file first and write them back at
+    /// the end (made if missing; a file that is not this build's cache is
+    /// reported and left alone): games from the same openings share much.
+    #[arg(long)]
+    cache: Option<PathBuf>,
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
@@ -92,6 +98,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         }
     }
     let mut solver = Solver::new(args.hash);
+    let cache = CacheFile::open("pawnrace analyse", args.cache.as_deref(), &mut solver);
     // Ctrl-C ends the analysis: what is not proven by then stays unknown,
     // and the report still comes.
     let stop = super::stop_on_ctrl_c("the analysis");
@@ -146,6 +153,9 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         && let Err(e) = super::save(path, &pgn)
     {
         eprintln!("pawnrace analyse: {}: {e}", path.display());
+        ok = false;
+    }
+    if cache.is_some_and(|c| !c.save("pawnrace analyse", &solver)) {
         ok = false;
     }
     if ok {
