@@ -9,7 +9,6 @@ use pawnrace::proofs::book::{self, Book};
 use pawnrace::proofs::openings::{Openings, Proof};
 use pawnrace::rules::{Color, Gaps, Move, Position, RuleSet};
 use pawnrace::solver::{SolveLimits, Solver};
-use pawnrace::stop::Stop;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -135,7 +134,9 @@ pub fn run(args: BookArgs) -> ExitCode {
     );
     let mut solver = Solver::new(args.hash);
     let cache = CacheFile::open("pawnrace book", args.cache.as_deref(), &mut solver);
-    let stop = Stop::new();
+    // Ctrl-C ends the run between proofs' nodes: the book holds every
+    // proof so far already, and the cache is still written.
+    let stop = super::stop_on_ctrl_c("the book run");
     let mut bar = ProgressLine::new();
     let started = Instant::now();
     let (mut proven, mut unknown, mut lost) = (0, 0, 0);
