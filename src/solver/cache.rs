@@ -85,7 +85,8 @@ fn fingerprint() -> u64 {
     ];
     for start in starts.into_iter().flatten() {
         h = h.rotate_left(17) ^ start.hash();
-        // The first legal double step (en passant square, black to move).
+        // The last move generated: a double step where the rules have them
+        // (an en passant square), and black to move.
         if let Some(&m) = start.legal_moves().last() {
             h = h.rotate_left(17) ^ start.play_unchecked(m).hash();
         }
