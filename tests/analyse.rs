@@ -6,9 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pawnrace-analyse-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(&format!("analyse-{name}"))
 }
 
 /// A CG game off the proven line near its end: white throws the win away

@@ -115,8 +115,7 @@ fn perft_counts_from_a_start_or_a_position() {
 
 #[test]
 fn book_grows_a_file_and_names_what_it_could_not_prove() {
-    let dir = std::env::temp_dir().join(format!("pawnrace-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("book");
     let out = dir.join("book.txt");
     let out_arg = out.to_str().unwrap();
     // Far too small a budget for positions one ply into an opening.
@@ -180,8 +179,7 @@ fn loadtest_starts_a_server_and_reports() {
 
 #[test]
 fn tune_labels_positions_resumably_and_fits_them() {
-    let dir = std::env::temp_dir().join(format!("pawnrace-tune-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("tune");
     let out = dir.join("samples.txt");
     let out_arg = out.to_str().unwrap();
     let make = |walks: &str| {
@@ -234,8 +232,7 @@ fn tune_labels_positions_resumably_and_fits_them() {
 /// is reported, solved around and left as it was.
 #[test]
 fn a_solve_cache_is_made_reused_and_never_clobbered() {
-    let dir = std::env::temp_dir().join(format!("pawnrace-cache-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("cache");
     let cache = dir.join("proofs.cache");
     let cache_arg = cache.to_str().unwrap();
     let solve = || {

@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// A fresh directory for one test's files.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pawnrace-match-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(&format!("match-{name}"))
 }
 
 /// A fake engine: greets and accepts games like pawnrace, and answers `go`

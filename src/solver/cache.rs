@@ -101,10 +101,6 @@ fn checksum(bytes: &[u8]) -> u64 {
     })
 }
 
-fn square_byte(sq: Square) -> u8 {
-    sq.index() as u8
-}
-
 /// One entry, checked: `None` if its bounds or squares are impossible.
 fn decode(e: &[u8]) -> Option<(u64, Hit, u8)> {
     let word = |i: usize| u64::from_le_bytes(e[i..i + 8].try_into().unwrap_or_default());
@@ -140,7 +136,7 @@ impl Solver {
             body.extend_from_slice(&(hit.lo as i16).to_le_bytes());
             body.extend_from_slice(&(hit.hi as i16).to_le_bytes());
             let (from, to) = hit.mv.map_or((NO_SQUARE, NO_SQUARE), |m| {
-                (square_byte(m.from), square_byte(m.to))
+                (m.from.index() as u8, m.to.index() as u8)
             });
             body.extend_from_slice(&[from, to, work, 0]);
         }

@@ -14,6 +14,15 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_pawnrace");
+
+/// A fresh, empty directory for one test's files, named after the test
+/// and this process (test binaries run at once must not share one).
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pawnrace-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 pub const LINE_TIMEOUT: Duration = Duration::from_secs(30);
 
 enum Input {
