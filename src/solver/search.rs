@@ -254,13 +254,16 @@ impl Ctx<'_> {
             // among near-equals. Ties keep the moves' order: breaking them by
             // history (moves that cut off elsewhere first) cost 5% more nodes.
             let mobility = MOBILITY * replies(&c.pos) as i32;
-            let tempo = if c.mv.is_double_step() { DOUBLE_STEP } else { 0 };
+            let tempo = if c.mv.is_double_step() {
+                DOUBLE_STEP
+            } else {
+                0
+            };
             let (eval, child_shares) = siblings
                 .get_or_insert_with(|| Siblings::new(pos, shares))
                 .evaluate(&c.pos);
             c.shares = Some(child_shares);
-            c.order =
-                (EVAL_LIMIT - eval - mobility + tempo).max(0) as u32 + jitter(salt, c.mv, 5);
+            c.order = (EVAL_LIMIT - eval - mobility + tempo).max(0) as u32 + jitter(salt, c.mv, 5);
         }
         // What the table knows of the children: a cut-off without searching
         // (enhanced transposition cut-off), moves that cannot raise alpha, and
