@@ -43,7 +43,7 @@ const MOBILITY: i32 = 10;
 /// Ordering bonus of a double step. The evaluation counts a pawn's ranks,
 /// and a double step from home comes out only a few points above a single
 /// one, though in the race it is a whole move gained; tried first among
-/// their near-equals, double steps shrank the proofs by a third to three
+/// their near-equals, double steps shrank the proofs by a sixth to three
 /// fifths (16 keep-set decisions: 42.1 M nodes against 64.2 M; their
 /// losing sides 56.2 M against 92.1 M; `solve --gaps AB` 27.8 M against
 /// 72.4 M; AC 47.4 M against 87.3 M; AF 99.1 M against 118.5 M). 10 and
