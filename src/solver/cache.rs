@@ -197,7 +197,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::SolveLimits;
+    use crate::solver::{Solution, SolveLimits};
     use crate::stop::Stop;
 
     fn solve(solver: &mut Solver, pos: &Position) -> (crate::solver::Solution, u64) {
@@ -225,14 +225,29 @@ mod tests {
         let count = second.load_cache(&bytes).unwrap();
         assert_eq!((bytes.len() - HEADER - 8) as u64, count * ENTRY as u64);
         let (again, fewer) = solve(&mut second, &p);
-        assert_eq!(again, answer);
+        same_answer(&p, &again, &answer);
         assert!(fewer * 10 < nodes, "{fewer} nodes against {nodes}");
         // Only big subtrees: fewer entries, the same answer.
         let few = first.cache_bytes(MIN_WORK);
         assert!(few.len() < bytes.len());
         let mut third = Solver::new(1);
         third.load_cache(&few).unwrap();
-        assert_eq!(solve(&mut third, &p).0, answer);
+        same_answer(&p, &solve(&mut third, &p).0, &answer);
+    }
+
+    /// The same value and distance; the line may be another of the same
+    /// length (the cache's moves are tried first), but it must be legal and
+    /// end the game after exactly that many plies.
+    fn same_answer(p: &Position, got: &Solution, want: &Solution) {
+        assert_eq!((got.value, got.plies), (want.value, want.plies));
+        let mut at = *p;
+        for (i, m) in got.pv.iter().enumerate() {
+            assert!(at.outcome().is_none(), "the game ended before ply {i}");
+            assert!(at.is_legal(*m), "{m} at ply {i}");
+            at = at.play_unchecked(*m);
+        }
+        assert!(at.outcome().is_some());
+        assert_eq!(got.pv.len() as u32, got.plies);
     }
 
     #[test]
