@@ -23,9 +23,11 @@
 //!   read before any is searched (a cut-off from a child's bound, and moves
 //!   whose bound cannot raise alpha are skipped);
 //! - the rest are ordered by the race evaluation of the child minus the
-//!   opponent's reply count (fewer replies, smaller proofs).
+//!   opponent's reply count (fewer replies, smaller proofs), double steps
+//!   and moves onto free files first among near-equals (`order`).
 
 mod cache;
+mod order;
 mod play;
 mod race;
 mod search;

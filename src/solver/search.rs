@@ -5,12 +5,13 @@
 //! score is a proven bound, so the table keeps both bounds of each position
 //! and the driver narrows them with null-window calls.
 
+use super::order::{Children, jitter, quiet_key};
 use super::race;
 use super::table::Table;
 use super::{SolveLimits, SolvePhase, SolveProgress};
 use crate::eval::score::SOLVER_WIN;
-use crate::eval::{EVAL_LIMIT, Shares, Siblings, rank_counts, threatens_win};
-use crate::rules::{MAX_MOVES, Move, NoMoves, Position, Square};
+use crate::eval::{Shares, Siblings, threatens_win};
+use crate::rules::{NoMoves, Position};
 use crate::stop::Stop;
 use std::time::Instant;
 
@@ -36,28 +37,6 @@ pub(super) const fn down(parent: i32) -> i32 {
         0
     }
 }
-
-/// Ordering weight of each reply the opponent has: fewer replies, smaller proofs.
-const MOBILITY: i32 = 10;
-
-/// Ordering bonus of a double step. The evaluation counts a pawn's ranks,
-/// and a double step from home comes out only a few points above a single
-/// one, though in the race it is a whole move gained; tried first among
-/// their near-equals, double steps shrank the proofs by a sixth to three
-/// fifths (16 keep-set decisions: 42.1 M nodes against 64.2 M; their
-/// losing sides 56.2 M against 92.1 M; `solve --gaps AB` 27.8 M against
-/// 72.4 M; AC 47.4 M against 87.3 M; AF 99.1 M against 118.5 M). 10 and
-/// 20 did nearly as well, 60 and more worse, and any penalty was ruinous
-/// (20 against: 298 M, 7 of the 16 not decided within 30 M nodes each).
-const DOUBLE_STEP: i32 = 15;
-
-/// Ordering bonus of a move by a pawn with no enemy pawn ahead on its file
-/// once it has moved (a push of a free pawn, or a capture onto a free
-/// file): the races the proofs turn on. With the double-step bonus, 64
-/// keep-set decisions took 121.2 M nodes against 162.3 M (16 of them 36.1 M
-/// against 42.1 M; their losing sides 47.3 M against 56.2 M); 6 to 12 did
-/// about as well, 25 and more worse (25: 67.9 M on the 16).
-const FREE_FILE: i32 = 10;
 
 /// How often (in nodes, a power of two) the clock and the stop flag are
 /// read: about every 0.1 ms of one core, so that a proof on a crowded
@@ -240,7 +219,7 @@ impl Ctx<'_> {
         }
         let (table, salt) = (self.table, self.salt);
         let children = &mut self.frames[ply];
-        children.len = 0;
+        children.clear();
         // Each child's bucket is fetched first, and its ordering score worked
         // out while the fetches are under way: the probes below waited on
         // memory for much of the search's time. (Ordering only the children
@@ -257,23 +236,11 @@ impl Ctx<'_> {
             if c.threat {
                 continue;
             }
-            // The race evaluation of the child less the opponent's replies
-            // there (fewer replies, smaller proofs), and double steps first
-            // among near-equals. Ties keep the moves' order: breaking them by
-            // history (moves that cut off elsewhere first) cost 5% more nodes.
-            let mobility = MOBILITY * replies(&c.pos) as i32;
-            let tempo = if c.mv.is_double_step() {
-                DOUBLE_STEP
-            } else {
-                0
-            };
-            let free = (c.mv.to.bb().front_span(us) & c.pos.pawns(!us)).is_empty();
-            let tempo = if free { tempo + FREE_FILE } else { tempo };
             let (eval, child_shares) = siblings
                 .get_or_insert_with(|| Siblings::new(pos, shares))
                 .evaluate(&c.pos);
             c.shares = Some(child_shares);
-            c.order = (EVAL_LIMIT - eval - mobility + tempo).max(0) as u32 + jitter(salt, c.mv, 5);
+            c.order = quiet_key(c.mv, &c.pos, eval, salt);
         }
         // What the table knows of the children: a cut-off without searching
         // (enhanced transposition cut-off), moves that cannot raise alpha, and
@@ -309,7 +276,7 @@ impl Ctx<'_> {
         }
         children.sort();
         a = a.max(best);
-        for k in 0..children.len {
+        for k in 0..children.len() {
             let c = self.frames[ply].sorted(k);
             let m = c.mv;
             // The table already caps this move at or below alpha.
@@ -346,113 +313,6 @@ impl Ctx<'_> {
         };
         self.table.store(key, new_lo, new_hi, best_move, work);
         best
-    }
-}
-
-/// A small per-move, per-thread number for a helper's move order, from its
-/// `salt`; 0 on the solve's own thread (salt 0), whose order stays as it
-/// always was.
-fn jitter(salt: u64, m: Move, bits: u32) -> u32 {
-    if salt == 0 {
-        return 0;
-    }
-    let code = (m.from.index() as u64) << 6 | m.to.index() as u64;
-    let mut z = salt.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ code;
-    z = (z ^ (z >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    ((z >> 32) as u32) & ((1 << bits) - 1)
-}
-
-/// `pos.targets().count()` with one software popcount for the four sets
-/// rather than four: the build has no popcount instruction, and this runs
-/// for nearly every child. No rank holds more than 32 targets.
-fn replies(pos: &Position) -> u32 {
-    let t = pos.targets();
-    let bytes = rank_counts(t.single.0)
-        + rank_counts(t.double.0)
-        + rank_counts(t.left.0)
-        + rank_counts(t.right.0);
-    (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
-}
-
-/// One of a node's moves, with what ordering it needs.
-#[derive(Copy, Clone)]
-struct Child {
-    mv: Move,
-    /// The position after the move.
-    pos: Position,
-    /// The child position's key.
-    key: u64,
-    /// The most this move can score, from the child's table entry.
-    cap: i32,
-    /// The ordering key, highest first; the race evaluation and mobility
-    /// until the table's bounds are folded in.
-    order: u32,
-    /// Whether the opponent threatens to win at once after the move.
-    threat: bool,
-    /// The child's evaluation shares, when it was evaluated.
-    shares: Option<Shares>,
-}
-
-/// A node's moves, in a fixed array: nodes are too many to allocate.
-struct Children {
-    list: [Child; MAX_MOVES],
-    len: usize,
-    /// After [`Children::sort`]: each move's order key above its index
-    /// (the index inverted, so that equal keys keep the moves' order).
-    ranked: [u64; MAX_MOVES],
-}
-
-impl Children {
-    /// Room for a node's moves; `filler` stands in for the positions until
-    /// they are written.
-    fn new(filler: Position) -> Children {
-        let nothing = Child {
-            mv: Move::new(Square::new(0, 0), Square::new(0, 0)),
-            pos: filler,
-            key: 0,
-            cap: 0,
-            order: 0,
-            threat: false,
-            shares: None,
-        };
-        Children {
-            list: [nothing; MAX_MOVES],
-            len: 0,
-            ranked: [0; MAX_MOVES],
-        }
-    }
-
-    fn push(&mut self, mv: Move, pos: Position, key: u64, threat: bool) {
-        let c = &mut self.list[self.len];
-        c.mv = mv;
-        c.pos = pos;
-        c.key = key;
-        c.threat = threat;
-        c.shares = None;
-        self.len += 1;
-    }
-
-    /// The `k`th move, highest order key first, once sorted.
-    fn sorted(&self, k: usize) -> Child {
-        self.list[MAX_MOVES - 1 - (self.ranked[k] & 0xFF) as usize]
-    }
-
-    fn iter_mut(&mut self) -> std::slice::IterMut<'_, Child> {
-        self.list[..self.len].iter_mut()
-    }
-
-    /// Highest order key first, ties in the moves' order: an insertion
-    /// sort of keys, which are smaller to move about than the moves.
-    fn sort(&mut self) {
-        for i in 0..self.len {
-            let key = u64::from(self.list[i].order) << 8 | (MAX_MOVES - 1 - i) as u64;
-            let mut j = i;
-            while j > 0 && self.ranked[j - 1] < key {
-                self.ranked[j] = self.ranked[j - 1];
-                j -= 1;
-            }
-            self.ranked[j] = key;
-        }
     }
 }
 
