@@ -168,3 +168,41 @@ impl Children {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{RuleSet, parse_move};
+
+    /// The key of `mv` with the evaluation held at level, so that only the
+    /// opponent's replies and the bonuses tell moves apart.
+    fn key(fen: &str, mv: &str) -> i64 {
+        let pos = Position::from_fen(fen, RuleSet::PAWNRACE).unwrap();
+        let m = parse_move(&pos, mv).unwrap();
+        i64::from(quiet_key(m, &pos.play_unchecked(m), 0, 0))
+    }
+
+    #[test]
+    fn double_steps_and_free_files_come_first_among_equals() {
+        // Black has the same four replies after each of these moves.
+        let fen = "8/2p4p/8/8/8/8/P1P5/8 w -";
+        assert_eq!(key(fen, "a2a4") - key(fen, "a2a3"), DOUBLE_STEP as i64);
+        assert_eq!(key(fen, "a2a3") - key(fen, "c2c3"), FREE_FILE as i64);
+        assert_eq!(key(fen, "a2a4") - key(fen, "c2c4"), FREE_FILE as i64);
+        // A reply taken from the opponent weighs as much as a free file:
+        // h5 leaves black one move (h6), a3 two (h6, h5).
+        let fen = "8/7p/8/8/7P/8/P7/8 w -";
+        assert_eq!(
+            key(fen, "h4h5") - key(fen, "a2a3"),
+            (MOBILITY - FREE_FILE) as i64
+        );
+    }
+
+    #[test]
+    fn helpers_jitter_within_their_bits_and_the_main_thread_not_at_all() {
+        let m = Move::new(Square::new(0, 1), Square::new(0, 3));
+        assert_eq!(jitter(0, m, 8), 0);
+        assert!((1..50).all(|salt| jitter(salt, m, 5) < 32));
+        assert!((1..50).any(|salt| jitter(salt, m, 5) != jitter(1, m, 5)));
+    }
+}
