@@ -269,7 +269,9 @@ impl Ctx<'_> {
                 // A proven win: the shortest first.
                 3 << 28 | (surely + SOLVER_WIN) as u32
             } else if child_lo > 0 {
-                at_most.clamp(0, 1 << 27) as u32
+                // A proven loss: last, all alike (longest loss first made
+                // no difference, even to the distance proofs).
+                0
             } else {
                 1 << 28 | c.order << 8 | jitter(salt, c.mv, 8)
             };
