@@ -11,7 +11,7 @@
 use clap::Args;
 use pawnrace::engine::keep::Case;
 use pawnrace::rules::Position;
-use pawnrace::solver::{SolveLimits, Solver, Value};
+use pawnrace::solver::{SolveLimits, SolvePhase, SolveProgress, Solver, Value};
 use pawnrace::stop::Stop;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -47,6 +47,9 @@ struct Timed {
     nodes: u64,
     /// Within the budget.
     proved: bool,
+    /// In a full solve, the nodes searched when the value was known: the
+    /// rest went into the distance and the line.
+    decided: Option<u64>,
 }
 
 pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: usize) -> ExitCode {
@@ -63,6 +66,7 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
         let mut solver = Solver::new(hash_mib);
         solver.set_threads(threads);
         let start = Instant::now();
+        let mut decided = None;
         // What the set's labels (solved child by child when it was made)
         // say against the answer: a disagreement is a wrong proof.
         let result = if args.decide {
@@ -72,14 +76,21 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
                 (d.value.to_string(), wrong)
             })
         } else {
+            // The first report past the decision carries its node count.
+            let mut progress = |p: &SolveProgress| {
+                if decided.is_none() && p.phase != SolvePhase::Deciding {
+                    decided = Some(p.nodes);
+                }
+            };
             solver
-                .solve(&pos, &limits, &stop, &mut |_| {})
+                .solve(&pos, &limits, &stop, &mut progress)
                 .map(|s| (format!("{} in {}", s.value, s.plies), s.value != value))
         };
         let t = Timed {
             ms: start.elapsed().as_millis() as u64,
             nodes: solver.last_nodes(),
             proved: result.is_some(),
+            decided,
         };
         let (result, wrong) = result.unwrap_or_else(|| ("unknown".into(), false));
         let result = if wrong {
@@ -88,8 +99,11 @@ pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: us
         } else {
             result
         };
+        let decided = t
+            .decided
+            .map_or(String::new(), |d| format!(" decided at {d}"));
         println!(
-            "case {} {} {} plies {} {result} time {} nodes {} fen {}",
+            "case {} {} {} plies {} {result} time {} nodes {}{decided} fen {}",
             n + 1,
             case.gaps,
             case.slot,
@@ -158,8 +172,19 @@ fn summary(all: &[Timed], budget: u64, hash_mib: usize, threads: usize) -> Strin
     let nodes: u64 = all.iter().map(|t| t.nodes).sum();
     let ms: u64 = all.iter().map(|t| t.ms).sum();
     let nps = (nodes as u128 * 1000 / u128::from(ms.max(1))) as u64;
+    // Of the full solves that finished, the share of their nodes spent
+    // before the value was known.
+    // (A finished game is decided before any report: all its nodes count.)
+    let solved = all.iter().filter(|t| t.proved);
+    let split = if solved.clone().any(|t| t.decided.is_some()) {
+        let decided: u64 = solved.clone().map(|t| t.decided.unwrap_or(t.nodes)).sum();
+        let all_nodes: u64 = solved.map(|t| t.nodes).sum();
+        format!("; proved ones decided in {decided} of their {all_nodes} nodes")
+    } else {
+        String::new()
+    };
     format!(
-        "solve cases {} proved {proved} median {} p90 {} ms; nodes {nodes} time {ms} ms nps {nps}; hash {hash_mib} MiB threads {threads} budget {budget} ms",
+        "solve cases {} proved {proved} median {} p90 {} ms; nodes {nodes} time {ms} ms nps {nps}; hash {hash_mib} MiB threads {threads} budget {budget} ms{split}",
         all.len(),
         at(0.5),
         at(0.9),
@@ -175,6 +200,7 @@ mod tests {
             ms,
             nodes: ms * 1000,
             proved,
+            decided: None,
         }
     }
 
@@ -205,5 +231,25 @@ mod tests {
         let all = [timed(10, true), timed(5000, false)];
         let s = summary(&all, 5000, 16, 1);
         assert!(s.contains("median 10 p90 >5000 ms;"), "{s}");
+        assert!(!s.contains("decided"), "decisions alone: no split {s}");
+    }
+
+    #[test]
+    fn full_solves_report_the_nodes_spent_before_the_value_was_known() {
+        let with = |ms, proved, decided| Timed {
+            decided: Some(decided),
+            ..timed(ms, proved)
+        };
+        // The unproved one is left out of both sums.
+        let all = [
+            with(10, true, 4000),
+            with(20, true, 5000),
+            with(99, false, 7),
+        ];
+        let s = summary(&all, 5000, 16, 1);
+        assert!(
+            s.ends_with("; proved ones decided in 9000 of their 30000 nodes"),
+            "{s}"
+        );
     }
 }
