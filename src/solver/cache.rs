@@ -200,7 +200,7 @@ mod tests {
     use crate::solver::{Solution, SolveLimits};
     use crate::stop::Stop;
 
-    fn solve(solver: &mut Solver, pos: &Position) -> (crate::solver::Solution, u64) {
+    fn solve(solver: &mut Solver, pos: &Position) -> (Solution, u64) {
         let s = solver
             .solve(pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
             .expect("no limits");
