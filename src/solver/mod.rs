@@ -26,6 +26,7 @@
 //!   opponent's reply count (fewer replies, smaller proofs), double steps
 //!   and moves onto free files first among near-equals (`order`).
 
+mod busy;
 mod cache;
 mod order;
 mod play;
@@ -42,6 +43,7 @@ use crate::eval::evaluate_leaf;
 use crate::eval::score::SOLVER_WIN;
 use crate::rules::{Move, NoMoves, Position};
 use crate::stop::Stop;
+use busy::Busy;
 use search::{Ctx, down, up};
 use table::Table;
 
@@ -132,9 +134,10 @@ impl Solver {
     }
 
     /// Threads per solve (at least 1). With more than one, helpers search
-    /// the same position on the shared table in their own move orders
-    /// (as Lazy SMP does), and the solve's own thread reads what they
-    /// proved; the answer is the same, the node counts are not.
+    /// the same position on the shared table (as Lazy SMP does), each
+    /// leaving the moves another thread is searching for last (as ABDADA
+    /// does, [`busy`]), and the solve's own thread reads what they proved;
+    /// the answer is the same, the node counts are not.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -170,25 +173,26 @@ impl Solver {
         }
         let done = stop.for_helpers();
         let helpers = self.threads - 1;
+        let busy = Busy::new();
         let (result, nodes) = std::thread::scope(|s| {
-            for id in 1..=helpers {
-                let done = &done;
+            for _ in 0..helpers {
+                let (done, busy) = (&done, &busy);
                 s.spawn(move || {
                     let mut quiet = |_: &SolveProgress| {};
                     let unlimited = SolveLimits::default();
                     let mut ctx = Ctx::new(table, &unlimited, done, &mut quiet);
-                    ctx.salt = id as u64;
+                    ctx.busy = Some(busy);
+                    ctx.helper = true;
                     while !done.is_raised() {
                         helper(&mut ctx, pos);
                         if ctx.aborted {
                             break;
                         }
-                        // Finished first: the next pass reads its own proofs.
-                        ctx.salt += helpers as u64;
                     }
                 });
             }
             let mut ctx = Ctx::new(table, limits, stop, progress);
+            ctx.busy = Some(&busy);
             let result = main(&mut ctx);
             done.raise();
             (result, ctx.nodes)

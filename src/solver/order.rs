@@ -39,10 +39,10 @@ const FREE_FILE: i32 = 10;
 /// the race evaluation of the position after it (`eval`, for the side to
 /// move there) less the opponent's replies there (fewer replies, smaller
 /// proofs), with double steps and moves onto free files first among
-/// near-equals, and a helper thread's jitter. Ties keep the moves' order:
+/// near-equals. Ties keep the moves' order:
 /// breaking them by history (moves that cut off elsewhere first) cost 5%
 /// more nodes.
-pub(super) fn quiet_key(mv: Move, child: &Position, eval: i32, salt: u64) -> u32 {
+pub(super) fn quiet_key(mv: Move, child: &Position, eval: i32) -> u32 {
     let us = !child.side_to_move();
     let mobility = MOBILITY * replies(child) as i32;
     let mut bonus = 0;
@@ -52,20 +52,7 @@ pub(super) fn quiet_key(mv: Move, child: &Position, eval: i32, salt: u64) -> u32
     if (mv.to.bb().front_span(us) & child.pawns(!us)).is_empty() {
         bonus += FREE_FILE;
     }
-    (EVAL_LIMIT - eval - mobility + bonus).max(0) as u32 + jitter(salt, mv, 5)
-}
-
-/// A small per-move, per-thread number for a helper's move order, from its
-/// `salt`; 0 on the solve's own thread (salt 0), whose order stays as it
-/// always was.
-pub(super) fn jitter(salt: u64, m: Move, bits: u32) -> u32 {
-    if salt == 0 {
-        return 0;
-    }
-    let code = (m.from.index() as u64) << 6 | m.to.index() as u64;
-    let mut z = salt.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ code;
-    z = (z ^ (z >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    ((z >> 32) as u32) & ((1 << bits) - 1)
+    (EVAL_LIMIT - eval - mobility + bonus).max(0) as u32
 }
 
 /// `pos.targets().count()` with one software popcount for the four sets
@@ -181,7 +168,7 @@ mod tests {
     fn key(fen: &str, mv: &str) -> i64 {
         let pos = Position::from_fen(fen, RuleSet::PAWNRACE).unwrap();
         let m = parse_move(&pos, mv).unwrap();
-        i64::from(quiet_key(m, &pos.play_unchecked(m), 0, 0))
+        i64::from(quiet_key(m, &pos.play_unchecked(m), 0))
     }
 
     #[test]
@@ -198,13 +185,5 @@ mod tests {
             key(fen, "h4h5") - key(fen, "a2a3"),
             (MOBILITY - FREE_FILE) as i64
         );
-    }
-
-    #[test]
-    fn helpers_jitter_within_their_bits_and_the_main_thread_not_at_all() {
-        let m = Move::new(Square::new(0, 1), Square::new(0, 3));
-        assert_eq!(jitter(0, m, 8), 0);
-        assert!((1..50).all(|salt| jitter(salt, m, 5) < 32));
-        assert!((1..50).any(|salt| jitter(salt, m, 5) != jitter(1, m, 5)));
     }
 }
