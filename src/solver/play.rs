@@ -4,12 +4,10 @@
 //! ([`Solver::move_bounds`]) when no proof of the whole position came in
 //! time.
 
+use super::questions::{describe, table_move_first, terminal_score, value_score};
 use super::race;
 use super::search::{Ctx, up};
-use super::{
-    SolveLimits, SolveProgress, Solver, Value, describe, table_move_first, terminal_score,
-    value_score,
-};
+use super::{SolveLimits, SolveProgress, Solver, Value};
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::threatens_win;
 use crate::rules::{Move, Position};

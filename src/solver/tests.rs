@@ -1,7 +1,7 @@
 //! The solver's internals against a memoised full-width minimax.
 
 use super::*;
-use crate::rules::{Bitboard, Color, RuleSet, Square};
+use crate::rules::{Bitboard, Color, NoMoves, RuleSet, Square};
 use std::collections::HashMap;
 
 /// Exact node-relative scores by plain minimax, written without the

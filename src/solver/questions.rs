@@ -1,0 +1,137 @@
+//! The questions a solve asks of the proof search, each a null-window
+//! proof or a few: the value ([`value_score`]), the distance
+//! ([`exact_score`]) and a line that realises it ([`line`]).
+
+use super::search::{Ctx, down, up};
+use super::{SolvePhase, Value};
+use crate::eval::evaluate_leaf;
+use crate::eval::score::SOLVER_WIN;
+use crate::rules::{Move, NoMoves, Position};
+
+pub(super) fn describe(score: i32) -> (Value, u32) {
+    match score {
+        s if s > 0 => (Value::Win, (SOLVER_WIN - s) as u32),
+        s if s < 0 => (Value::Loss, (SOLVER_WIN + s) as u32),
+        _ => (Value::Draw, 0),
+    }
+}
+
+/// The score of a finished game for the side to move, if it is finished.
+pub(super) fn terminal_score(pos: &Position) -> Option<i32> {
+    if pos.is_decided() {
+        return Some(-SOLVER_WIN);
+    }
+    if pos.targets().is_empty() {
+        return Some(match pos.rules().no_moves() {
+            NoMoves::Draw => 0,
+            NoMoves::Loss => -SOLVER_WIN,
+        });
+    }
+    None
+}
+
+/// The exact score of `pos`, or `None` if the solve was cut short.
+pub(super) fn exact_score(ctx: &mut Ctx, pos: &Position) -> Option<i32> {
+    if let Some(s) = terminal_score(pos) {
+        return Some(s);
+    }
+    let mut score = value_score(ctx, pos);
+    if ctx.aborted {
+        return None;
+    }
+    loop {
+        let (value, plies) = describe(score);
+        ctx.phase = SolvePhase::Distance { value, plies };
+        ctx.report();
+        // Each proof either improves the bound or shows it is exact.
+        let next = match value {
+            Value::Draw => return Some(0),
+            Value::Win => ctx.search(pos, score, score + 1),
+            Value::Loss => ctx.search(pos, score - 1, score),
+        };
+        if ctx.aborted {
+            return None;
+        }
+        let improved = match value {
+            Value::Win => next > score,
+            _ => next < score,
+        };
+        if !improved {
+            return Some(score);
+        }
+        score = next;
+    }
+}
+
+/// A score of `pos` with the exact value's sign (win, draw or loss), by
+/// null-window proofs, the side the evaluation favours asked first: is it
+/// a win (or, where the evaluation is below level, is it a loss), then,
+/// only if not, the other question. A window around the draw, (-1, 1),
+/// answers in one proof, but when a winning try fails it must prove the
+/// try at least draws as well as not winning; one question at a time
+/// decides 16 keep-set positions in 9% fewer nodes (5% fewer for the
+/// losing side of the same positions). Meaningless once `ctx.aborted` is set.
+pub(super) fn value_score(ctx: &mut Ctx, pos: &Position) -> i32 {
+    if evaluate_leaf(pos) >= 0 {
+        let s = ctx.search(pos, 0, 1);
+        if s >= 1 || ctx.aborted {
+            return s;
+        }
+        // Not a win: a draw, or a loss.
+        ctx.search(pos, -1, 0)
+    } else {
+        let s = ctx.search(pos, -1, 0);
+        if s <= -1 || ctx.aborted {
+            return s;
+        }
+        // Not a loss: a draw, or a win.
+        ctx.search(pos, 0, 1)
+    }
+}
+
+/// The legal moves of `pos`, the table's move first: after a proof it is
+/// usually the one that settles the question at once.
+pub(super) fn table_move_first(ctx: &Ctx, pos: &Position) -> Vec<Move> {
+    let hint = ctx.table.probe(pos.hash()).and_then(|h| h.mv);
+    let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+    if let Some(i) = hint.and_then(|h| moves.iter().position(|m| *m == h)) {
+        moves.swap(0, i);
+    }
+    moves
+}
+
+/// Whether the exact score of `pos` is `score`.
+pub(super) fn score_is(ctx: &mut Ctx, pos: &Position, score: i32) -> Option<bool> {
+    let s = match terminal_score(pos) {
+        Some(s) => s,
+        None => ctx.search(pos, score - 1, score + 1),
+    };
+    (!ctx.aborted).then_some(s == score)
+}
+
+/// A line from `pos`, whose exact score is `score`, to the end of the game,
+/// each move keeping the score: the winner wins as fast as it can, the loser
+/// holds out longest, and in a draw neither side leaves the draw.
+pub(super) fn line(ctx: &mut Ctx, pos: &Position, mut score: i32) -> Option<Vec<Move>> {
+    let mut pv = Vec::new();
+    let mut pos = *pos;
+    while terminal_score(&pos).is_none() {
+        let want = down(score);
+        let mut found = None;
+        for m in table_move_first(ctx, &pos) {
+            let child = pos.play_unchecked(m);
+            if score_is(ctx, &child, want)? {
+                found = Some((m, child));
+                break;
+            }
+        }
+        // The score is exact, so some move keeps it; if none is found the
+        // table lied, and a line is better missing than wrong.
+        let (m, child) = found?;
+        debug_assert_eq!(up(want), score);
+        pv.push(m);
+        pos = child;
+        score = want;
+    }
+    Some(pv)
+}
