@@ -42,5 +42,32 @@ fn bench_solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_solve);
+/// A keep-set position (GA after 1. e4 h6 2. a3 g5, white wins in 25) as a
+/// proof at move time starts it, from an empty 16 MiB table, on one thread
+/// and on two: what the second thread's helper gains.
+fn bench_threads(c: &mut Criterion) {
+    let stop = Stop::new();
+    let pos = Position::from_fen("8/1ppppp2/7p/6p1/4P3/P7/1PPP1P1P/8 w -", RuleSet::PAWNRACE)
+        .expect("position");
+    let mut group = c.benchmark_group("solve-threads");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        group.bench_function(format!("ga-win25/{threads}"), |b| {
+            b.iter_batched(
+                || {
+                    let mut solver = Solver::new(16);
+                    solver.set_threads(threads);
+                    solver
+                },
+                |mut solver| {
+                    solver.solve(black_box(&pos), &SolveLimits::default(), &stop, &mut |_| {})
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_solve, bench_threads);
 criterion_main!(benches);
