@@ -139,7 +139,7 @@ impl Solver {
     /// Threads per solve (at least 1). With more than one, helpers search
     /// the same position on the shared table (as Lazy SMP does), each
     /// leaving the moves another thread is searching for last (as ABDADA
-    /// does, [`busy`]), and the solve's own thread reads what they proved;
+    /// does, `busy`), and the solve's own thread reads what they proved;
     /// the answer is the same, the node counts are not.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
