@@ -42,6 +42,9 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub fn new(max_searches: usize, stats: Arc<Stats>) -> Shared {
+        // The proof tables are read off the sessions' path, while the
+        // first commands arrive.
+        std::thread::spawn(crate::proofs::warm);
         Shared {
             scheduler: Scheduler::new(max_searches, Arc::clone(&stats)),
             stats,
