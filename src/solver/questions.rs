@@ -8,6 +8,8 @@ use crate::eval::evaluate_leaf;
 use crate::eval::score::SOLVER_WIN;
 use crate::rules::{Move, NoMoves, Position};
 
+/// The value a node-relative score stands for, with its distance in plies
+/// (0 for a draw).
 pub(super) fn describe(score: i32) -> (Value, u32) {
     match score {
         s if s > 0 => (Value::Win, (SOLVER_WIN - s) as u32),
