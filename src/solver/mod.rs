@@ -8,7 +8,8 @@
 //!
 //! The driver (`questions`) first decides win, draw or loss with null-window
 //! proofs (is it a win, then, only if not, is it a loss; the evaluation's
-//! likelier side first), then pins the distance with null-window proofs that
+//! likelier side first; at move time, at least a draw first), then pins
+//! the distance with null-window proofs that
 //! each either find a shorter win (longer loss) or prove the current one
 //! exact. Every proof leaves both bounds of the positions it visits in the
 //! table, so the later proofs mostly re-walk proven ground. With more

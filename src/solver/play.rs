@@ -4,7 +4,7 @@
 //! ([`Solver::move_bounds`]) when no proof of the whole position came in
 //! time.
 
-use super::questions::{describe, table_move_first, terminal_score, value_score};
+use super::questions::{decision_score, describe, table_move_first, terminal_score};
 use super::race;
 use super::search::{Ctx, up};
 use super::{SolveLimits, SolveProgress, Solver, Value};
@@ -37,9 +37,10 @@ fn value_of(score: i32) -> Value {
 
 impl Solver {
     /// The value of `pos` (win, draw or loss, whatever the distance) by
-    /// one or two null-window proofs (the evaluation's likelier side
-    /// asked first), and a move that keeps it; `None` when a limit
-    /// ran out or `stop` was raised first.
+    /// one or two null-window proofs (at least a draw, then a win), and a
+    /// move that keeps it; `None` when a limit ran out or `stop` was raised
+    /// first. Cut off after the first proof, the table still proves which
+    /// moves hold the draw ([`Solver::move_bounds`]).
     pub fn decide(
         &mut self,
         pos: &Position,
@@ -54,10 +55,10 @@ impl Solver {
         }
         let mut quiet = |_: &SolveProgress| {};
         let helper: super::Helper = |ctx, pos| {
-            value_score(ctx, pos);
+            decision_score(ctx, pos);
         };
         self.run(pos, limits, stop, &mut quiet, helper, |ctx| {
-            let score = value_score(ctx, pos);
+            let score = decision_score(ctx, pos);
             if ctx.aborted {
                 return None;
             }

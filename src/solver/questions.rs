@@ -1,6 +1,7 @@
 //! The questions a solve asks of the proof search, each a null-window
-//! proof or a few: the value ([`value_score`]), the distance
-//! ([`exact_score`]) and a line that realises it ([`line`]).
+//! proof or a few: the value ([`value_score`], or [`decision_score`] at
+//! move time), the distance ([`exact_score`]) and a line that realises it
+//! ([`line`]).
 
 use super::search::{Ctx, down, up};
 use super::{SolvePhase, Value};
@@ -89,6 +90,22 @@ pub(super) fn value_score(ctx: &mut Ctx, pos: &Position) -> i32 {
         // Not a loss: a draw, or a win.
         ctx.search(pos, 0, 1)
     }
+}
+
+/// [`value_score`] in the order move-time play wants: first whether the
+/// side to move holds at least a draw, then, only if so, whether it wins.
+/// Whatever the evaluation says: the first proof leaves a move proven to
+/// hold the draw, which the engine can play if the win question is cut
+/// off (see `engine::proven`), where cut off in the win question first it
+/// would have nothing safe. Asking the evaluation's likelier side first
+/// is cheaper (32 keep-set decisions: 63.3 M nodes against 68.1 M), so a
+/// full solve keeps that order. Meaningless once `ctx.aborted` is set.
+pub(super) fn decision_score(ctx: &mut Ctx, pos: &Position) -> i32 {
+    let s = ctx.search(pos, -1, 0);
+    if s <= -1 || ctx.aborted {
+        return s;
+    }
+    ctx.search(pos, 0, 1)
 }
 
 /// The legal moves of `pos`, the table's move first: after a proof it is
