@@ -99,7 +99,19 @@ pub(super) fn proven(
         nodes: None,
         movetime_ms: left(clock),
     };
-    let Some(Decision { value, keep }) = solver.decide(pos, &decide, stop) else {
+    let mut decided = solver.decide(pos, &decide, stop);
+    if decided.is_none() && !ponder && holds_a_draw(&solver.move_bounds(pos)) {
+        // A draw in hand and the win still open: the search would add
+        // nothing ([`held`]), so the win question gets its time too.
+        let rest = SolveLimits {
+            nodes: None,
+            movetime_ms: budget
+                .total_ms()
+                .map(|t| t.saturating_sub(clock.elapsed_ms()).max(1)),
+        };
+        decided = solver.decide(pos, &rest, stop);
+    }
+    let Some(Decision { value, keep }) = decided else {
         let nodes = solver.last_nodes();
         return from_bounds(pos, &solver.move_bounds(pos), nodes, clock, info);
     };
@@ -153,6 +165,12 @@ fn from_bounds(
         .map(|b| b.mv)
         .collect();
     Proof::Search { avoid }
+}
+
+/// Whether the table proves a move holding at least a draw and none winning.
+fn holds_a_draw(bounds: &[MoveBounds]) -> bool {
+    bounds.iter().any(|b| b.at_least == Value::Draw)
+        && bounds.iter().all(|b| b.at_least != Value::Win)
 }
 
 /// The decision was cut off in its win question, after proving that the
