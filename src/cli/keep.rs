@@ -29,6 +29,12 @@ pub struct KeepSetArgs {
     /// Give up on a proof after this many nodes (its move is then `unknown`).
     #[arg(long)]
     nodes: Option<u64>,
+    /// Only positions the engine must play without a proof: the proof
+    /// tables do not know them and a fresh 16 MiB solver on one thread does
+    /// not decide them within this many ms (the solver's share of a
+    /// 1000 ms move is 825). Such a set measures the engine's fallback.
+    #[arg(long)]
+    hard_ms: Option<u64>,
     /// Of the samples the file lacks, take every N-th starting at I, written
     /// I/N (for running shards in parallel; their files are merged afterwards).
     #[arg(long, value_parser = parse_shard, default_value = "0/1")]
@@ -82,6 +88,7 @@ pub fn make(args: KeepSetArgs) -> ExitCode {
             nodes: args.nodes,
             movetime_ms: None,
         },
+        hard_ms: args.hard_ms,
     };
     let mut solver = Solver::new(args.hash);
     let stop = Stop::new();
@@ -126,7 +133,10 @@ pub fn make(args: KeepSetArgs) -> ExitCode {
 fn header(args: &KeepSetArgs) -> String {
     let nodes = args
         .nodes
-        .map_or(String::new(), |n| format!(" --nodes {n}"));
+        .map_or(String::new(), |n| format!(" --nodes {n}"))
+        + &args
+            .hard_ms
+            .map_or(String::new(), |ms| format!(" --hard-ms {ms}"));
     format!(
         "# The keep-rate benchmark's positions (see src/engine/keep/mod.rs): seeded random\n\
          # walks one to four plies into every opening, off the openings table's line,\n\
@@ -244,4 +254,21 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
     }
     println!("{} threads {}", tally.summary(think), args.threads);
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    /// The committed hard set (`bench --keep --set data/keep-hard.txt`)
+    /// parses, every one of its positions labelled, wins and draws both.
+    #[test]
+    fn the_committed_hard_set_parses() {
+        let cases = super::cases_from(include_str!("../../data/keep-hard.txt"))
+            .expect("data/keep-hard.txt parses");
+        assert_eq!(cases.len(), 81);
+        let draws = cases
+            .iter()
+            .filter(|c| c.value == pawnrace::solver::Value::Draw)
+            .count();
+        assert_eq!(draws, 14);
+    }
 }

@@ -81,3 +81,21 @@ fn labels_come_from_proofs() {
     let (_, _, unknown) = label_moves(&mut fresh, &pos, Value::Win, &one, &stop);
     assert!(!unknown.is_empty());
 }
+
+/// The hard set's filter: what the tables know or a fresh solver decides in
+/// time is left out; a position it cannot decide in time stays.
+#[test]
+fn only_positions_without_a_proof_in_time_are_hard() {
+    let stop = Stop::new();
+    // The start of a proven opening: the openings table answers.
+    let start = Position::start(RuleSet::PAWNRACE, Some(gaps("AH"))).unwrap();
+    assert!(!unproven_within(&start, 60_000, &stop));
+    // A lone race: the race rules settle it at once.
+    let race = Position::from_fen("8/p7/8/8/8/8/7P/8 w -", RuleSet::PAWNRACE).unwrap();
+    assert!(!unproven_within(&race, 1000, &stop));
+    // Four plies into AA, off every table line: millions of nodes.
+    let aa =
+        Position::from_fen("8/1p1pppp1/2p4p/8/8/1P1P4/2P1PPPP/8 w -", RuleSet::PAWNRACE).unwrap();
+    assert!(crate::proofs::known(&aa).is_none());
+    assert!(unproven_within(&aa, 1, &stop));
+}
