@@ -179,12 +179,11 @@ fn holds_a_draw(bounds: &[MoveBounds]) -> bool {
 /// else one proven to draw exactly. Played as it is, an estimate of level,
 /// not announced as a proof.
 ///
-/// A draw in hand beats the search's guess here. Where the side to move
-/// wins, the search picked a winning move no more often than this rule
-/// does, and in drawn positions, where the evaluation looks as level as in
-/// the wins, the search picked a losing move in one case of five (keep-set
-/// style positions that a cold decision cannot settle in 825 ms, README
-/// "Keep rate").
+/// A draw in hand beats the search's guess here: in drawn positions the
+/// evaluation looks as level as in the wins, and the search's guess loses
+/// half of them. On `data/keep-hard.txt` (positions no proof settles in a
+/// 1000 ms move) the engine kept 11 and 12 of the 14 draws this way
+/// against 6 and 7, and as many wins (46 of 67 against 45).
 fn held(
     pos: &Position,
     bounds: &[MoveBounds],

@@ -96,8 +96,10 @@ pub(super) fn value_score(ctx: &mut Ctx, pos: &Position) -> i32 {
 /// side to move holds at least a draw, then, only if so, whether it wins.
 /// Whatever the evaluation says: the first proof leaves a move proven to
 /// hold the draw, which the engine can play if the win question is cut
-/// off (see `engine::proven`), where cut off in the win question first it
-/// would have nothing safe. Asking the evaluation's likelier side first
+/// off, and if the first proof is cut off itself, the moves it refuted are
+/// proven losses, which the search leaves out (see `engine::proven`). Cut
+/// off in the win question first, the engine would have neither: a move
+/// refuted for the win may still draw. Asking the evaluation's likelier side first
 /// is cheaper (32 keep-set decisions: 63.3 M nodes against 68.1 M), so a
 /// full solve keeps that order. Meaningless once `ctx.aborted` is set.
 pub(super) fn decision_score(ctx: &mut Ctx, pos: &Position) -> i32 {
