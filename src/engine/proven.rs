@@ -145,7 +145,7 @@ fn from_bounds(
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Proof {
     if let Some(b) = bounds.iter().find(|b| b.at_least == Value::Win)
-        && let Some(r) = play(pos, Value::Win, None, vec![b.mv], 0, clock, info)
+        && let Some(r) = play(pos, Value::Win, None, vec![b.mv], nodes, clock, info)
     {
         return r;
     }
@@ -173,11 +173,11 @@ fn holds_a_draw(bounds: &[MoveBounds]) -> bool {
         && bounds.iter().all(|b| b.at_least != Value::Win)
 }
 
-/// The decision was cut off in its win question, after proving that the
-/// side to move holds at least a draw: a move proven to hold it, one the
-/// win proof has not refuted first (the proof may be under way on it),
-/// else one proven to draw exactly. Played as it is, an estimate of level,
-/// not announced as a proof.
+/// Some move is proven to hold at least a draw, as a decision cut off in
+/// its win question leaves one (or an earlier proof of the game did): such
+/// a move, one the win proof has not refuted first (the proof may be under
+/// way on it), else one proven to draw exactly. Played as it is, an
+/// estimate of level, not announced as a proof.
 ///
 /// A draw in hand beats the search's guess here: in drawn positions the
 /// evaluation looks as level as in the wins, and the search's guess loses
