@@ -4,6 +4,7 @@
 
 use clap::Args;
 use pawnrace::engine::keep::{self, Case, Entry, MakeOptions, Tally, Think, Verdict};
+use pawnrace::protocol::SessionOptions;
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
 use std::collections::HashSet;
@@ -89,6 +90,7 @@ pub fn make(args: KeepSetArgs) -> ExitCode {
             movetime_ms: None,
         },
         hard_ms: args.hard_ms,
+        session_mib: SessionOptions::default().hash_mib,
     };
     let mut solver = Solver::new(args.hash);
     let stop = Stop::new();

@@ -89,7 +89,7 @@ pub(super) fn proven(
         (None, false) => return nothing,
     };
     if let Some(e) = proofs::known(pos) {
-        return play(pos, e.value, e.plies, e.pv, 0, clock, info).unwrap_or(nothing);
+        return play(pos, Some((e.value, e.plies)), e.pv, 0, clock, info).unwrap_or(nothing);
     }
     let left = |clock: &Clock| share.map(|s| s.saturating_sub(clock.elapsed_ms()).max(1));
     let solver = lazy_solver(slot, hash_mib, threads);
@@ -99,21 +99,13 @@ pub(super) fn proven(
         nodes: None,
         movetime_ms: left(clock),
     };
-    let mut decided = solver.decide(pos, &decide, stop);
-    if decided.is_none() && !ponder && holds_a_draw(&solver.move_bounds(pos)) {
-        // A draw in hand and the win still open: the search would add
-        // nothing ([`held`]), so the win question gets its time too.
-        let rest = SolveLimits {
-            nodes: None,
-            movetime_ms: budget
-                .total_ms()
-                .map(|t| t.saturating_sub(clock.elapsed_ms()).max(1)),
-        };
-        decided = solver.decide(pos, &rest, stop);
-    }
-    let Some(Decision { value, keep }) = decided else {
-        let nodes = solver.last_nodes();
-        return from_bounds(pos, &solver.move_bounds(pos), nodes, clock, info);
+    let decided = match solver.decide(pos, &decide, stop) {
+        Some(d) => Ok(d),
+        None => decide_with_the_search_time(solver, pos, budget, ponder, clock, stop),
+    };
+    let Decision { value, keep } = match decided {
+        Ok(d) => d,
+        Err(bounds) => return from_bounds(pos, &bounds, solver.last_nodes(), clock, info),
     };
     // The distance, with what is left of the share.
     let distance = SolveLimits {
@@ -122,15 +114,49 @@ pub(super) fn proven(
     };
     let mut nodes = 0;
     if let Some(s) = solver.solve(pos, &distance, stop, &mut |p| nodes = p.nodes)
-        && let Some(r) = play(pos, s.value, Some(s.plies), s.pv, nodes, clock, info)
+        && let Some(r) = play(
+            pos,
+            Some((s.value, Some(s.plies))),
+            s.pv,
+            nodes,
+            clock,
+            info,
+        )
     {
         return r;
     }
     match keep {
-        Some(m) => play(pos, value, None, vec![m], nodes, clock, info).unwrap_or(nothing),
+        Some(m) => play(pos, Some((value, None)), vec![m], nodes, clock, info).unwrap_or(nothing),
         // A loss whose distance is not known: the search holds out as it can.
         None => nothing,
     }
+}
+
+/// After a decision cut off at the end of the solver's share: with a draw
+/// in hand and the win still open the search would add nothing
+/// ([`held`]), so the win question gets the search's time too. The
+/// decision, or what the table then proves of each move.
+fn decide_with_the_search_time(
+    solver: &mut Solver,
+    pos: &Position,
+    budget: &Budget,
+    ponder: bool,
+    clock: &Clock,
+    stop: &Stop,
+) -> Result<Decision, Vec<MoveBounds>> {
+    let bounds = solver.move_bounds(pos);
+    if ponder || !holds_a_draw(&bounds) {
+        return Err(bounds);
+    }
+    let rest = SolveLimits {
+        nodes: None,
+        movetime_ms: budget
+            .total_ms()
+            .map(|t| t.saturating_sub(clock.elapsed_ms()).max(1)),
+    };
+    solver
+        .decide(pos, &rest, stop)
+        .ok_or_else(|| solver.move_bounds(pos))
 }
 
 /// No proof of the position: a move the table proves winning is played;
@@ -145,7 +171,14 @@ fn from_bounds(
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Proof {
     if let Some(b) = bounds.iter().find(|b| b.at_least == Value::Win)
-        && let Some(r) = play(pos, Value::Win, None, vec![b.mv], nodes, clock, info)
+        && let Some(r) = play(
+            pos,
+            Some((Value::Win, None)),
+            vec![b.mv],
+            nodes,
+            clock,
+            info,
+        )
     {
         return r;
     }
@@ -195,35 +228,15 @@ fn held(
     let b = holds()
         .find(|b| b.at_most == Value::Win)
         .or_else(|| holds().next())?;
-    if !pos.is_legal(b.mv) {
-        return None;
-    }
-    let score = Score::Cp(0);
-    info(&SearchInfo {
-        depth: 1,
-        seldepth: 1,
-        score,
-        nodes,
-        time_ms: clock.elapsed_ms(),
-        pv: vec![b.mv],
-        proven: None,
-        multipv: 0,
-    });
-    Some(Proof::Play(SearchResult {
-        best: Some(b.mv),
-        score,
-        depth: 1,
-        nodes,
-        pv: vec![b.mv],
-    }))
+    play(pos, None, vec![b.mv], nodes, clock, info)
 }
 
-/// The proven result of playing `pv`'s first move, announced; `None` if the
-/// line does not start with a legal move.
+/// Playing `pv`'s first move, announced with its proven result (value,
+/// and distance where known), or without a proof (`None`) as an estimate
+/// of level; `None` if the line does not start with a legal move.
 fn play(
     pos: &Position,
-    value: Value,
-    plies: Option<u32>,
+    proven: Option<(Value, Option<u32>)>,
     pv: Vec<Move>,
     nodes: u64,
     clock: &Clock,
@@ -233,8 +246,10 @@ fn play(
     if !pos.is_legal(best) {
         return None;
     }
-    let score = proven_score(value, plies);
-    let depth = plies.unwrap_or(pv.len() as u32);
+    let score = proven.map_or(Score::Cp(0), |(value, plies)| proven_score(value, plies));
+    let depth = proven
+        .and_then(|(_, plies)| plies)
+        .unwrap_or(pv.len() as u32);
     info(&SearchInfo {
         depth,
         seldepth: pv.len() as u32,
@@ -242,7 +257,7 @@ fn play(
         nodes,
         time_ms: clock.elapsed_ms(),
         pv: pv.clone(),
-        proven: Some((value, plies)),
+        proven,
         multipv: 0,
     });
     Some(Proof::Play(SearchResult {

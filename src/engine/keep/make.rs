@@ -19,19 +19,19 @@ pub struct MakeOptions {
     /// The budget of each proof (the value, then each move).
     pub limits: SolveLimits,
     /// Only positions the engine has to play without a proof: neither the
-    /// proof tables nor a fresh solver (the session's 16 MiB, one thread)
+    /// proof tables nor a fresh solver (a new session's table, one thread)
     /// within this many ms decide them. Where no proof comes, the engine's
     /// fallback is all that stands between it and a spoil, which such a
     /// set measures alone.
     pub hard_ms: Option<u64>,
+    /// A new session's table size, MiB: the fresh solver of `hard_ms`.
+    pub session_mib: usize,
 }
 
-/// The session's table size, which a fresh engine's solver starts with.
-const SESSION_MIB: usize = 16;
-
 /// Whether the engine would have to play `pos` without a proof: the tables
-/// do not know it and a fresh solver does not decide it within `ms`.
-pub fn unproven_within(pos: &Position, ms: u64, stop: &Stop) -> bool {
+/// do not know it and a fresh solver with a table of `mib` MiB does not
+/// decide it within `ms`.
+pub fn unproven_within(pos: &Position, ms: u64, mib: usize, stop: &Stop) -> bool {
     if crate::proofs::known(pos).is_some() {
         return false;
     }
@@ -39,9 +39,7 @@ pub fn unproven_within(pos: &Position, ms: u64, stop: &Stop) -> bool {
         nodes: None,
         movetime_ms: Some(ms),
     };
-    Solver::new(SESSION_MIB)
-        .decide(pos, &limits, stop)
-        .is_none()
+    Solver::new(mib).decide(pos, &limits, stop).is_none()
 }
 
 /// Whether `pos` lies on an opening's line in the openings table (its
@@ -140,7 +138,9 @@ pub fn make_slot(
         let Some((moves, pos)) = walk(gaps, slot, attempt, o.seed) else {
             continue;
         };
-        if o.hard_ms.is_some_and(|ms| !unproven_within(&pos, ms, stop)) {
+        if o.hard_ms
+            .is_some_and(|ms| !unproven_within(&pos, ms, o.session_mib, stop))
+        {
             continue;
         }
         let value = match decide(solver, &pos, o, stop) {

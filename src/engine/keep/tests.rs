@@ -89,13 +89,13 @@ fn only_positions_without_a_proof_in_time_are_hard() {
     let stop = Stop::new();
     // The start of a proven opening: the openings table answers.
     let start = Position::start(RuleSet::PAWNRACE, Some(gaps("AH"))).unwrap();
-    assert!(!unproven_within(&start, 60_000, &stop));
+    assert!(!unproven_within(&start, 60_000, 16, &stop));
     // A lone race: the race rules settle it at once.
     let race = Position::from_fen("8/p7/8/8/8/8/7P/8 w -", RuleSet::PAWNRACE).unwrap();
-    assert!(!unproven_within(&race, 1000, &stop));
+    assert!(!unproven_within(&race, 1000, 16, &stop));
     // Four plies into AA, off every table line: millions of nodes.
     let aa =
         Position::from_fen("8/1p1pppp1/2p4p/8/8/1P1P4/2P1PPPP/8 w -", RuleSet::PAWNRACE).unwrap();
     assert!(crate::proofs::known(&aa).is_none());
-    assert!(unproven_within(&aa, 1, &stop));
+    assert!(unproven_within(&aa, 1, 16, &stop));
 }
