@@ -264,6 +264,8 @@ impl Ctx<'_> {
         let mut siblings: Option<Siblings> = None;
         for c in children.iter_mut() {
             if c.threat {
+                // The opponent wins at once: last of all.
+                c.order = 0;
                 continue;
             }
             let (eval, child_shares) = siblings
@@ -299,9 +301,15 @@ impl Ctx<'_> {
                 // A proven win: the shortest first.
                 3 << 28 | (surely + SOLVER_WIN) as u32
             } else if child_lo > 0 {
-                // A proven loss: last, all alike (longest loss first made
-                // no difference, even to the distance proofs).
-                0
+                // A proven loss: last, in the order of the moves the table
+                // knows nothing of. Where every move loses (the losing
+                // side's nodes of a distance proof), one that holds out
+                // long enough is all the proof needs, and the evaluation
+                // finds it sooner than the moves' own order (16 full
+                // solves: 121.7 M nodes against 127.7 M; ordered by the
+                // table's bound on the loss instead, the same as the
+                // moves' order).
+                c.order
             } else {
                 1 << 28 | c.order
             };
