@@ -7,6 +7,8 @@
 mod codec;
 mod config;
 mod http;
+mod job_thread;
+mod output;
 mod scheduler;
 mod session;
 mod stats;

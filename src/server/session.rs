@@ -1,35 +1,27 @@
 //! The session actor: one per connection, over any byte stream.
 //!
 //! The actor owns the protocol [`Session`] and is the only one to touch it.
-//! Output goes through one writer task per connection, fed by a channel, so
-//! the actor, and a search on a blocking thread, can both produce lines
-//! without sharing the stream. A search's `info` lines go straight to that
+//! Output goes through one writer task per connection (`output`), and a
+//! job runs on a thread of its own (`job_thread`). A search's `info` lines go straight to that
 //! channel; its final lines come from `Session::finish` in the actor once the
 //! job has returned, so they always follow the search's last `info`.
 
 use super::codec::{Frame, LineFramer};
-use super::scheduler::{Scheduler, Ticket};
+use super::job_thread::{Running, join, start_job};
+use super::output::{OUTPUT_QUEUE, send, send_all, write_lines};
+use super::scheduler::Scheduler;
 use super::stats::Stats;
 use crate::protocol::reply::{error, shutdown_notice};
-use crate::protocol::{Action, ErrorCode, Job, JobDone, Session, SessionOptions};
+use crate::protocol::{Action, ErrorCode, JobDone, Session, SessionOptions};
 use futures::StreamExt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, warn};
-
-/// Lines waiting for the writer. Bounded so a peer that stops reading
-/// slows its own search down rather than growing our memory.
-const OUTPUT_QUEUE: usize = 256;
-
-/// A write that makes no progress for this long means the peer is not
-/// reading; we give up on it rather than keep its search forever.
-const WRITE_STALL: Duration = Duration::from_secs(30);
 
 /// What sessions of one server share.
 #[derive(Clone)]
@@ -63,13 +55,6 @@ pub(crate) struct Settings {
     /// reset, which can destroy our last lines before the peer reads them.
     pub linger: Option<Duration>,
     pub options: SessionOptions,
-}
-
-/// A job on its way. Stopping it goes through the session, whose `stop`
-/// also wakes the job if the scheduler has it paused.
-struct Running {
-    /// `None` when the job's thread died without a result (a bug).
-    handle: JoinHandle<Option<JobDone>>,
 }
 
 enum Event {
@@ -314,159 +299,4 @@ where
         let _ =
             tokio::time::timeout(linger, async { while frames.next().await.is_some() {} }).await;
     }
-}
-
-async fn join(job: &mut Option<Running>) -> Option<JobDone> {
-    match job {
-        Some(running) => (&mut running.handle).await.ok().flatten(),
-        None => std::future::pending().await,
-    }
-}
-
-/// Starts a job on a thread of its own, paced by the server's scheduler:
-/// it computes only while its turn lasts (earliest deadline first, see
-/// [`Scheduler`]), and a timed search's deadline counts from now, when its
-/// command was received, whenever it gets the cores.
-fn start_job(mut job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Running {
-    let received = std::time::Instant::now();
-    job.received(received);
-    let terms = job.terms();
-    let ticket = shared
-        .scheduler
-        .admit(terms.threads, terms.allowance.map(|a| received + a));
-    job.pace_with(Arc::clone(&ticket) as Arc<dyn crate::stop::Pacer>);
-    let admitted = Admitted(ticket);
-    let stats = Arc::clone(&shared.stats);
-    let handle = tokio::spawn(run_on_own_thread(job, admitted, out, stats));
-    Running { handle }
-}
-
-/// A job's place in the scheduler, given back when the job ends, on
-/// every path out of its thread.
-struct Admitted(Arc<Ticket>);
-
-impl Drop for Admitted {
-    fn drop(&mut self) {
-        self.0.leave();
-    }
-}
-
-/// Runs `job` on a thread of its own. Not tokio's blocking pool: it has a
-/// cap (a timed search must not queue behind it) and its threads serve
-/// other blocking work later.
-async fn run_on_own_thread(
-    job: Job,
-    admitted: Admitted,
-    out: mpsc::Sender<String>,
-    stats: Arc<Stats>,
-) -> Option<JobDone> {
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    let work = move || {
-        let _running = stats.running_job();
-        let _admitted = admitted;
-        // A send fails only when the writer is gone; the job keeps going
-        // until its stop flag says otherwise.
-        let done = job.run(&mut |line| {
-            let _ = out.blocking_send(line);
-        });
-        let _ = tx.send(done);
-    };
-    // Shared so that it can be taken back if no thread can be made (out of
-    // threads or memory): then the blocking pool runs it.
-    let work = Arc::new(Mutex::new(Some(work)));
-    let on_thread = Arc::clone(&work);
-    let spawned = std::thread::Builder::new()
-        .name("pawnrace-job".into())
-        .spawn(move || {
-            yield_to_io();
-            if let Some(work) = take(&on_thread) {
-                work();
-            }
-        });
-    if spawned.is_err()
-        && let Some(work) = take(&work)
-    {
-        warn!("cannot start a thread for a job; using the blocking pool");
-        if tokio::task::spawn_blocking(work).await.is_err() {
-            return None;
-        }
-    }
-    rx.await.ok()
-}
-
-/// Lowers the calling thread's priority below the runtime's (Linux nice
-/// values are per thread). Searches use every cycle they get; the threads
-/// that read commands and write replies need few, but need them at once:
-/// `isready` and a finished search's `bestmove` must not wait behind other
-/// sessions' searches for the scheduler's turn. Only job threads call
-/// this, and each ends with its job.
-#[cfg(target_os = "linux")]
-fn yield_to_io() {
-    const PRIO_PROCESS: i32 = 0;
-    const JOB_NICE: i32 = 10;
-    unsafe extern "C" {
-        fn setpriority(which: i32, who: u32, prio: i32) -> i32;
-    }
-    // SAFETY: changes only this thread's scheduling priority (who = 0 is
-    // the calling thread on Linux); a refusal leaves it as it was.
-    unsafe { setpriority(PRIO_PROCESS, 0, JOB_NICE) };
-}
-
-#[cfg(not(target_os = "linux"))]
-fn yield_to_io() {}
-
-fn take<T>(slot: &Mutex<Option<T>>) -> Option<T> {
-    slot.lock().ok().and_then(|mut slot| slot.take())
-}
-
-async fn send(out: &mpsc::Sender<String>, line: String) {
-    // Fails only when the writer is gone, which the actor learns separately.
-    let _ = out.send(line).await;
-}
-
-async fn send_all(out: &mpsc::Sender<String>, lines: Vec<String>) {
-    for line in lines {
-        send(out, line).await;
-    }
-}
-
-/// Writes lines as they come, flushing after each batch of whatever is
-/// queued. Ends when every sender is gone or the peer cannot be written to;
-/// either way it drops the receiver, which tells the senders.
-async fn write_lines<W: AsyncWrite + Unpin>(mut writer: W, mut rx: mpsc::Receiver<String>) {
-    let mut batch = Vec::new();
-    while let Some(line) = rx.recv().await {
-        batch.clear();
-        push_line(&mut batch, &line);
-        while batch.len() < 64 * 1024 {
-            match rx.try_recv() {
-                Ok(line) => push_line(&mut batch, &line),
-                Err(_) => break,
-            }
-        }
-        let write = async {
-            writer.write_all(&batch).await?;
-            writer.flush().await
-        };
-        match tokio::time::timeout(WRITE_STALL, write).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => {
-                debug!("write failed: {e}");
-                return;
-            }
-            Err(_) => {
-                warn!(
-                    "peer has not read its output for {} s; giving up on it",
-                    WRITE_STALL.as_secs()
-                );
-                return;
-            }
-        }
-    }
-    let _ = tokio::time::timeout(WRITE_STALL, writer.shutdown()).await;
-}
-
-fn push_line(batch: &mut Vec<u8>, line: &str) {
-    batch.extend_from_slice(line.as_bytes());
-    batch.push(b'\n');
 }

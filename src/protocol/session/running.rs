@@ -1,0 +1,206 @@
+//! A job that is out: starting it, the commands that do not wait for it
+//! (`isready`, `stop`, `quit`, `ponderhit`), and its end, when its result
+//! becomes the command's final line and the replies held back for it
+//! follow.
+
+use super::game::file_order;
+use super::job::{Finished, Work};
+use super::search::solution_line;
+use super::{Action, Job, JobDone, Session};
+use crate::engine::Limits;
+use crate::protocol::command::Command;
+use crate::protocol::reply::{ErrorCode, error};
+use crate::stop::Stop;
+use std::sync::Arc;
+
+/// A job that is out, and the replies that wait for it.
+pub(super) struct Running {
+    pub(super) stop: Arc<Stop>,
+    pub(super) deferred: Vec<String>,
+    pub(super) quit: bool,
+    /// For `go ponder`: the limits of the real search that `ponderhit`
+    /// starts, and whether it came.
+    pub(super) ponder: Option<Limits>,
+    pub(super) ponderhit: bool,
+    /// It ends on its own (see [`super::JobTerms::bounded`]).
+    pub(super) bounded: bool,
+    /// A UCI `go` before the gaps were chosen: once the engine has chosen
+    /// them, the search on these limits follows, so that `go` still ends
+    /// in `bestmove`.
+    pub(super) search_after_gaps: Option<Limits>,
+}
+
+impl Session {
+    /// The commands that do not wait for a running job (see
+    /// [`answers_while_busy`]): `isready` answers, `stop` and `quit` stop
+    /// the job and answer after its lines, `ponderhit` turns pondering into
+    /// the real search.
+    pub(super) fn while_busy(&mut self, command: &Command) -> Action {
+        let Some(running) = self.running.as_mut() else {
+            return Action::Reply(Vec::new());
+        };
+        match command {
+            Command::Stop => {
+                running.stop.raise();
+                running.deferred.push("ok stop".into());
+                Action::Reply(Vec::new())
+            }
+            // With lines queued, they still run (like the end of input)
+            // and `quit` comes last; otherwise it follows the job.
+            Command::Quit if !self.queued.is_empty() => {
+                running.stop.raise();
+                self.ending = true;
+                self.queued.push_back("quit".into());
+                Action::Reply(Vec::new())
+            }
+            Command::Quit => {
+                running.stop.raise();
+                running.quit = true;
+                Action::Reply(Vec::new())
+            }
+            // The pondering ends, and its job's end starts the real search.
+            Command::PonderHit if running.ponder.is_some() && !running.ponderhit => {
+                running.ponderhit = true;
+                running.stop.raise();
+                Action::Reply(vec!["ok ponderhit".into()])
+            }
+            Command::PonderHit => Action::Reply(vec![error(
+                ErrorCode::WrongState,
+                "no go ponder is running",
+            )]),
+            _ => Action::Reply(vec!["readyok".into()]),
+        }
+    }
+
+    /// Takes a finished job's result; returns its final lines.
+    pub fn finish(&mut self, done: JobDone) -> Action {
+        let action = self.finished(done);
+        self.speak(None, action)
+    }
+
+    fn finished(&mut self, done: JobDone) -> Action {
+        let mut lines = match done.result {
+            Finished::Search { engine, result } => {
+                self.engine = Some(engine);
+                if let Some(limits) = self.after_ponderhit() {
+                    return self.go(limits);
+                }
+                let lines = self.apply_search(result);
+                if self.game().is_ok_and(|g| g.outcome().is_some()) {
+                    // The game is over: nothing left to use its tables for.
+                    self.engine = None;
+                }
+                lines
+            }
+            Finished::ChooseGaps { engine, gaps } => {
+                self.engine = Some(engine);
+                let then = self
+                    .running
+                    .as_mut()
+                    .and_then(|r| r.search_after_gaps.take());
+                match (self.start_game(gaps), then) {
+                    (Ok(()), Some(limits)) if !self.stop_requested() => {
+                        self.running = None;
+                        let said = format!("info string gaps {gaps}");
+                        return match self.go(limits) {
+                            Action::Reply(mut lines) => {
+                                lines.insert(0, said);
+                                Action::Reply(lines)
+                            }
+                            Action::Run(mut job) => {
+                                job.preamble.push(said);
+                                Action::Run(job)
+                            }
+                            quit => quit,
+                        };
+                    }
+                    (Ok(()), Some(_)) => {
+                        vec![format!("info string gaps {gaps}"), "bestmove (none)".into()]
+                    }
+                    (Ok(()), None) => vec![format!("ok gaps {gaps}")],
+                    (Err(e), _) => vec![error(e.code, e.detail)],
+                }
+            }
+            Finished::Perft {
+                divide: Some(mut divide),
+            } => {
+                divide.sort_by_key(|(m, _)| file_order(*m));
+                let total: u64 = divide.iter().map(|(_, n)| n).sum();
+                let mut lines: Vec<String> =
+                    divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+                lines.push(format!("ok nodes {total}"));
+                lines
+            }
+            Finished::Solve {
+                engine,
+                pos,
+                solution,
+            } => {
+                self.engine = Some(engine);
+                vec![solution_line(&pos, solution.as_ref())]
+            }
+            Finished::Analyse { engine, analysis } => {
+                self.engine = Some(engine);
+                let mut lines = crate::analysis::write::protocol_lines(&analysis);
+                lines.push(crate::analysis::write::protocol_final(&analysis));
+                lines
+            }
+            Finished::Perft { divide: None } => vec![error(
+                ErrorCode::Interrupted,
+                "perft stopped before it finished",
+            )],
+        };
+        let Some(running) = self.running.take() else {
+            return Action::Reply(lines);
+        };
+        lines.extend(running.deferred);
+        if running.quit {
+            lines.push("ok bye".into());
+            Action::Quit(lines)
+        } else {
+            Action::Reply(lines)
+        }
+    }
+
+    pub(super) fn start(&mut self, work: Work) -> Action {
+        let job = Job {
+            work,
+            stop: Arc::new(Stop::new()),
+            preamble: Vec::new(),
+        };
+        let bounded = job.terms().bounded;
+        if self.ending && !bounded {
+            job.stop.raise();
+        }
+        self.running = Some(Running {
+            stop: job.stop.clone(),
+            deferred: Vec::new(),
+            quit: false,
+            ponder: None,
+            ponderhit: false,
+            bounded,
+            search_after_gaps: None,
+        });
+        Action::Run(Box::new(job))
+    }
+
+    /// When a `go ponder` ends by `ponderhit` (and not by `stop` or `quit`
+    /// as well), the limits of the real search, which replaces it.
+    fn after_ponderhit(&mut self) -> Option<Limits> {
+        let running = self.running.as_ref()?;
+        if !running.ponderhit || running.quit || !running.deferred.is_empty() {
+            return None;
+        }
+        let limits = running.ponder.clone()?;
+        self.running = None;
+        Some(limits)
+    }
+}
+
+/// Commands answered while a job runs; every other line waits its turn.
+pub(super) fn answers_while_busy(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::IsReady | Command::Stop | Command::Quit | Command::PonderHit
+    )
+}

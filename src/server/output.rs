@@ -1,0 +1,71 @@
+//! A session's output: one writer task per connection, fed by a bounded
+//! channel, so that the actor and a search on its own thread can both
+//! produce lines without sharing the stream.
+
+use std::time::Duration;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tracing::{debug, warn};
+
+/// Lines waiting for the writer. Bounded so a peer that stops reading
+/// slows its own search down rather than growing our memory.
+pub(super) const OUTPUT_QUEUE: usize = 256;
+
+/// A write that makes no progress for this long means the peer is not
+/// reading; we give up on it rather than keep its search forever.
+const WRITE_STALL: Duration = Duration::from_secs(30);
+
+pub(super) async fn send(out: &mpsc::Sender<String>, line: String) {
+    // Fails only when the writer is gone, which the actor learns separately.
+    let _ = out.send(line).await;
+}
+
+pub(super) async fn send_all(out: &mpsc::Sender<String>, lines: Vec<String>) {
+    for line in lines {
+        send(out, line).await;
+    }
+}
+
+/// Writes lines as they come, flushing after each batch of whatever is
+/// queued. Ends when every sender is gone or the peer cannot be written to;
+/// either way it drops the receiver, which tells the senders.
+pub(super) async fn write_lines<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut rx: mpsc::Receiver<String>,
+) {
+    let mut batch = Vec::new();
+    while let Some(line) = rx.recv().await {
+        batch.clear();
+        push_line(&mut batch, &line);
+        while batch.len() < 64 * 1024 {
+            match rx.try_recv() {
+                Ok(line) => push_line(&mut batch, &line),
+                Err(_) => break,
+            }
+        }
+        let write = async {
+            writer.write_all(&batch).await?;
+            writer.flush().await
+        };
+        match tokio::time::timeout(WRITE_STALL, write).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                debug!("write failed: {e}");
+                return;
+            }
+            Err(_) => {
+                warn!(
+                    "peer has not read its output for {} s; giving up on it",
+                    WRITE_STALL.as_secs()
+                );
+                return;
+            }
+        }
+    }
+    let _ = tokio::time::timeout(WRITE_STALL, writer.shutdown()).await;
+}
+
+fn push_line(batch: &mut Vec<u8>, line: &str) {
+    batch.extend_from_slice(line.as_bytes());
+    batch.push(b'\n');
+}
