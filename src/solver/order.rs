@@ -41,7 +41,8 @@ const FREE_FILE: i32 = 10;
 /// proofs), with double steps and moves onto free files first among
 /// near-equals. Ties keep the moves' order:
 /// breaking them by history (moves that cut off elsewhere first) cost 5%
-/// more nodes.
+/// more nodes. The key is below [`KEY_LIMIT`], so that the search can rank
+/// whole classes of moves above it.
 pub(super) fn quiet_key(mv: Move, child: &Position, eval: i32) -> u32 {
     let us = !child.side_to_move();
     let mobility = MOBILITY * replies(child) as i32;
@@ -54,6 +55,11 @@ pub(super) fn quiet_key(mv: Move, child: &Position, eval: i32) -> u32 {
     }
     (EVAL_LIMIT - eval - mobility + bonus).max(0) as u32
 }
+
+/// Every [`quiet_key`] is below this: the evaluation is within
+/// `±EVAL_LIMIT`, and the bonuses are a few points.
+pub(super) const KEY_LIMIT: u32 = 1 << 28;
+const _: () = assert!(((2 * EVAL_LIMIT + DOUBLE_STEP + FREE_FILE) as u32) < KEY_LIMIT);
 
 /// `pos.targets().count()` with one software popcount for the four sets
 /// rather than four: the build has no popcount instruction, and this runs

@@ -6,7 +6,7 @@
 //! and the driver narrows them with null-window calls.
 
 use super::busy::Busy;
-use super::order::{Children, quiet_key};
+use super::order::{Children, KEY_LIMIT, quiet_key};
 use super::race;
 use super::table::Table;
 use super::{SolveLimits, SolvePhase, SolveProgress};
@@ -299,10 +299,10 @@ impl Ctx<'_> {
             c.cap = at_most;
             c.order = if child_hi < 0 {
                 // A proven win: the shortest first.
-                3 << 28 | (surely + SOLVER_WIN) as u32
+                (3 * KEY_LIMIT) | (surely + SOLVER_WIN) as u32
             } else if child_lo > 0 {
-                // A proven loss: last, in the order of the moves the table
-                // knows nothing of. Where every move loses (the losing
+                // A proven loss: last (below every quiet key's class), in
+                // the order of the moves the table knows nothing of. Where every move loses (the losing
                 // side's nodes of a distance proof), one that holds out
                 // long enough is all the proof needs, and the evaluation
                 // finds it sooner than the moves' own order (16 full
@@ -311,7 +311,7 @@ impl Ctx<'_> {
                 // moves' order).
                 c.order
             } else {
-                1 << 28 | c.order
+                KEY_LIMIT | c.order
             };
         }
         children.sort();
