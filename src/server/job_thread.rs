@@ -1,8 +1,7 @@
 //! A session's jobs run on threads of their own, one each, paced by the
 //! server's scheduler, while the session's actor keeps reading commands.
 
-use super::scheduler::Ticket;
-use super::session::Shared;
+use super::scheduler::{Scheduler, Ticket};
 use super::stats::Stats;
 use crate::protocol::{Job, JobDone};
 use std::sync::{Arc, Mutex};
@@ -26,18 +25,21 @@ pub(super) async fn join(job: &mut Option<Running>) -> Option<JobDone> {
 
 /// Starts a job on a thread of its own, paced by the server's scheduler:
 /// it computes only while its turn lasts (earliest deadline first, see
-/// [`Scheduler`](super::scheduler::Scheduler)), and a timed search's deadline counts from now, when its
+/// [`Scheduler`]), and a timed search's deadline counts from now, when its
 /// command was received, whenever it gets the cores.
-pub(super) fn start_job(mut job: Job, out: mpsc::Sender<String>, shared: &Shared) -> Running {
+pub(super) fn start_job(
+    mut job: Job,
+    out: mpsc::Sender<String>,
+    scheduler: &Arc<Scheduler>,
+    stats: &Arc<Stats>,
+) -> Running {
     let received = std::time::Instant::now();
     job.received(received);
     let terms = job.terms();
-    let ticket = shared
-        .scheduler
-        .admit(terms.threads, terms.allowance.map(|a| received + a));
+    let ticket = scheduler.admit(terms.threads, terms.allowance.map(|a| received + a));
     job.pace_with(Arc::clone(&ticket) as Arc<dyn crate::stop::Pacer>);
     let admitted = Admitted(ticket);
-    let stats = Arc::clone(&shared.stats);
+    let stats = Arc::clone(stats);
     let handle = tokio::spawn(run_on_own_thread(job, admitted, out, stats));
     Running { handle }
 }

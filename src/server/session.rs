@@ -224,7 +224,13 @@ impl Actor<'_> {
                         // The protocol queues lines itself; never two jobs.
                         error!("session asked for a second job while one runs; dropped");
                     } else {
-                        self.job = Some(start_job(*job, self.out.clone(), self.shared));
+                        let shared = self.shared;
+                        self.job = Some(start_job(
+                            *job,
+                            self.out.clone(),
+                            &shared.scheduler,
+                            &shared.stats,
+                        ));
                     }
                 }
                 Action::Quit(lines) => self.close(Close::Quit(lines)).await,
