@@ -133,7 +133,7 @@ pub fn make(args: KeepSetArgs) -> ExitCode {
 }
 
 fn header(args: &KeepSetArgs) -> String {
-    let nodes = args
+    let limits = args
         .nodes
         .map_or(String::new(), |n| format!(" --nodes {n}"))
         + &args
@@ -143,7 +143,7 @@ fn header(args: &KeepSetArgs) -> String {
         "# The keep-rate benchmark's positions (see src/engine/keep/mod.rs): seeded random\n\
          # walks one to four plies into every opening, off the openings table's line,\n\
          # where the side to move holds a win or draw; every move labelled by the solver.\n\
-         # Made by: pawnrace keep-set --per-side {} --attempts {} --seed {}{nodes}\n\
+         # Made by: pawnrace keep-set --per-side {} --attempts {} --seed {}{limits}\n\
          # (it resumes from this file; --shard I/N splits the work)",
         args.per_side, args.attempts, args.seed
     )

@@ -224,12 +224,11 @@ impl Actor<'_> {
                         // The protocol queues lines itself; never two jobs.
                         error!("session asked for a second job while one runs; dropped");
                     } else {
-                        let shared = self.shared;
                         self.job = Some(start_job(
                             *job,
                             self.out.clone(),
-                            &shared.scheduler,
-                            &shared.stats,
+                            &self.shared.scheduler,
+                            &self.shared.stats,
                         ));
                     }
                 }

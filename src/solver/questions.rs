@@ -83,12 +83,8 @@ pub(super) fn value_score(ctx: &mut Ctx, pos: &Position) -> i32 {
         // Not a win: a draw, or a loss.
         ctx.search(pos, -1, 0)
     } else {
-        let s = ctx.search(pos, -1, 0);
-        if s <= -1 || ctx.aborted {
-            return s;
-        }
-        // Not a loss: a draw, or a win.
-        ctx.search(pos, 0, 1)
+        // Is it a loss; if not, a draw or a win.
+        decision_score(ctx, pos)
     }
 }
 

@@ -302,13 +302,13 @@ impl Ctx<'_> {
                 (3 * KEY_LIMIT) | (surely + SOLVER_WIN) as u32
             } else if child_lo > 0 {
                 // A proven loss: last (below every quiet key's class), in
-                // the order of the moves the table knows nothing of. Where every move loses (the losing
-                // side's nodes of a distance proof), one that holds out
-                // long enough is all the proof needs, and the evaluation
-                // finds it sooner than the moves' own order (16 full
-                // solves: 121.7 M nodes against 127.7 M; ordered by the
-                // table's bound on the loss instead, the same as the
-                // moves' order).
+                // the order of the moves the table knows nothing of. Where
+                // every move loses (the losing side's nodes of a distance
+                // proof), one that holds out long enough is all the proof
+                // needs, and the evaluation finds it sooner than the moves'
+                // own order (16 full solves: 121.7 M nodes against
+                // 127.7 M; ordered by the table's bound on the loss
+                // instead, the same as the moves' order).
                 c.order
             } else {
                 KEY_LIMIT | c.order
