@@ -2,6 +2,7 @@
 //! low bits of the key. Pawn positions never repeat (pawns only move
 //! forward), so the table never has to worry about path-dependent values.
 
+use crate::memory::ZeroedTable;
 use crate::eval::score::MATE_BOUND;
 use crate::rules::{Move, Square};
 
@@ -72,7 +73,7 @@ const BUCKET: usize = 2;
 const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 pub struct Table {
-    entries: Vec<Entry>,
+    entries: ZeroedTable<Entry>,
     /// Bucket count minus one; the bucket count is a power of two.
     mask: usize,
     generation: u8,
@@ -92,17 +93,11 @@ fn unpack(bits: u16) -> Option<Move> {
     Some(Move::new(from, to))
 }
 
-impl Drop for Table {
-    fn drop(&mut self) {
-        crate::memory::release(&mut self.entries);
-    }
-}
-
 /// `len` empty entries, or `None` if the memory is not there.
-fn zeroed(len: usize) -> Option<Vec<Entry>> {
+fn zeroed(len: usize) -> Option<ZeroedTable<Entry>> {
     // SAFETY: an all-zero `Entry` is valid (integers only) and is
     // `Entry::default()`.
-    unsafe { crate::memory::zeroed_table(len) }
+    unsafe { ZeroedTable::new(len) }
 }
 
 impl Table {
@@ -122,12 +117,8 @@ impl Table {
                 };
             }
             if buckets == 1 {
-                // Not even 32 bytes: nothing sensible is left to try.
-                return Table {
-                    entries: vec![Entry::default(); BUCKET],
-                    mask: 0,
-                    generation: 0,
-                };
+                // Not even 32 bytes: nothing can run anyway.
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Entry; BUCKET]>());
             }
             buckets /= 2;
         }

@@ -15,6 +15,7 @@
 //! the key check and reads as a miss rather than as a wrong proof. A store
 //! that races another may be lost; a lost bound is only work to redo.
 
+use crate::memory::ZeroedTable;
 use crate::rules::{Move, Square};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -31,7 +32,7 @@ pub(super) struct Hit {
 pub(super) struct Table {
     /// Pairs of words: the full key XOR the data, then the packed data
     /// (0 = empty slot).
-    words: Vec<AtomicU64>,
+    words: ZeroedTable<AtomicU64>,
     /// Bucket count minus one; the count is a power of two.
     mask: usize,
     /// The current solve's generation, 1..=255: never 0, so that a used
@@ -74,12 +75,6 @@ fn generation_of(data: u64) -> u8 {
     (data >> 56) as u8
 }
 
-impl Drop for Table {
-    fn drop(&mut self) {
-        crate::memory::release(&mut self.words);
-    }
-}
-
 impl Table {
     /// A table of at most `mib` MiB (at least one bucket). If the memory is
     /// not there, a smaller table is made rather than aborting.
@@ -88,7 +83,7 @@ impl Table {
         let mut buckets = 1usize << (usize::BITS - 1 - (bytes / (WAYS * 16)).leading_zeros());
         loop {
             // SAFETY: zero is a valid `AtomicU64`, and an empty slot.
-            if let Some(words) = unsafe { crate::memory::zeroed_table(buckets * WAYS * 2) } {
+            if let Some(words) = unsafe { ZeroedTable::new(buckets * WAYS * 2) } {
                 return Table {
                     words,
                     mask: buckets - 1,
@@ -114,7 +109,7 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        for word in &mut self.words {
+        for word in self.words.iter_mut() {
             *word.get_mut() = 0;
         }
         self.generation = 1;

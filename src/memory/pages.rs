@@ -1,0 +1,334 @@
+//! Big zeroed tables, taken from the system ready to be written.
+//!
+//! Why not leave the pages to be faulted in lazily: a table is read before
+//! it is written, so each page is first mapped to the system's shared zero
+//! page and then copied on the first write, and every such copy flushes
+//! the page from the TLB of every core the process runs on. With many
+//! sessions searching at once, measured on 100 sessions' first searches,
+//! those cross-core flushes took half of all the machine's time and made
+//! every answer late. Writing the pages in at once, on the job's thread,
+//! costs one zeroing and no flush. (The biggest tables are the exception:
+//! see [`LAZY_FROM`].)
+//!
+//! Why tables of 2 MiB and more are mappings of their own, on 2 MiB pages:
+//! every probe lands on a random page, so with 4 KiB pages nearly every
+//! probe (and every prefetch, which walks the page tables just the same)
+//! also misses the TLB. Asking for huge pages on memory from the allocator
+//! is not enough: glibc serves a freed table's addresses to the next one
+//! (its threshold for fresh mappings rises with every big free, up to
+//! 32 MiB), and pages it hands out again stay small. With a mapping of its
+//! own for every table, `bench --solve --sample 32` (a fresh 16 MiB table
+//! for each position) ran at 3.67 and 3.73 M nodes/s against 3.41 and 3.51
+//! (taking turns, the same nodes; median 1172 and 1206 ms against 1265 and
+//! 1302).
+
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
+
+/// Linux's huge page on x86-64, and on aarch64 with 4 KiB pages.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Tables from this size on are not written in when made, but left to
+/// come as touched: with huge pages one fault makes 2 MiB, so there are
+/// few, and a short search on a big table (a `go depth 1` after `Hash
+/// 1024`) makes only the few it touches instead of a gigabyte.
+const LAZY_FROM: usize = 128 << 20;
+
+/// Tables are written in and given back in steps of this much: the kernel
+/// holds the process's memory map while it works on a range, and a thread
+/// that must change the map meanwhile (any thread starting, any large
+/// allocation) waits, with every thread behind it. A gigabyte in one call
+/// held up `isready` for 2.5 s.
+const STEP: usize = 1 << 20;
+
+/// `len` values of `T`, all bits zero when made, owned like a `Box<[T]>`;
+/// its pages are given back to the system a step at a time when it goes.
+pub(crate) struct ZeroedTable<T> {
+    ptr: NonNull<T>,
+    len: usize,
+    origin: Origin,
+}
+
+/// Where a table's memory came from, to give it back there.
+#[derive(Copy, Clone, Debug)]
+enum Origin {
+    /// None at all: an empty table.
+    Nothing,
+    /// The global allocator, with this layout.
+    Heap(Layout),
+    /// A mapping of its own of this many bytes.
+    Mapped(usize),
+}
+
+// SAFETY: the table owns its values, as a `Box<[T]>` does.
+unsafe impl<T: Send> Send for ZeroedTable<T> {}
+// SAFETY: shared access only hands out `&[T]`.
+unsafe impl<T: Sync> Sync for ZeroedTable<T> {}
+
+impl<T> ZeroedTable<T> {
+    /// `len` values of `T`, all bits zero; `None` if the memory is not
+    /// there.
+    ///
+    /// # Safety
+    /// All-zero bits must be a valid `T` (integers, atomics of integers, and
+    /// structs of those).
+    pub(crate) unsafe fn new(len: usize) -> Option<ZeroedTable<T>> {
+        let layout = Layout::array::<T>(len).ok()?;
+        let bytes = layout.size();
+        if bytes == 0 {
+            return Some(ZeroedTable {
+                ptr: NonNull::dangling(),
+                len,
+                origin: Origin::Nothing,
+            });
+        }
+        let (ptr, origin) = match os::map_huge(bytes, layout.align()) {
+            Some((ptr, mapped)) => (ptr, Origin::Mapped(mapped)),
+            None => {
+                // SAFETY: the layout has a non-zero size.
+                let ptr = NonNull::new(unsafe { alloc_zeroed(layout) })?;
+                (ptr, Origin::Heap(layout))
+            }
+        };
+        if bytes < LAZY_FROM {
+            populate(ptr.as_ptr(), bytes);
+        }
+        Some(ZeroedTable {
+            ptr: ptr.cast(),
+            len,
+            origin,
+        })
+    }
+}
+
+impl<T> Deref for ZeroedTable<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` values, zeroed (valid, by `new`'s contract) or
+        // written since; dangling only where there are none.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T> DerefMut for ZeroedTable<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` is the only access.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T> Drop for ZeroedTable<T> {
+    fn drop(&mut self) {
+        // SAFETY: the values are valid and dropped once, here.
+        unsafe { std::ptr::drop_in_place(self.deref_mut() as *mut [T]) };
+        let start = self.ptr.as_ptr().cast::<u8>();
+        match self.origin {
+            Origin::Nothing => {}
+            Origin::Heap(layout) => {
+                release(start, layout.size());
+                // SAFETY: allocated with this layout in `new`.
+                unsafe { dealloc(start, layout) };
+            }
+            Origin::Mapped(bytes) => {
+                release(start, bytes);
+                os::unmap(start, bytes);
+            }
+        }
+    }
+}
+
+/// Writes every page of `ptr..ptr + len` in, a step at a time: by the
+/// kernel where it can (Linux 5.14 on), else by writing a zero into each
+/// page.
+fn populate(ptr: *mut u8, len: usize) {
+    let mut offset = 0;
+    while offset < len {
+        let step = STEP.min(len - offset);
+        // SAFETY: inside the allocation.
+        let at = unsafe { ptr.add(offset) };
+        if !os::advise(at, step, os::MADV_POPULATE_WRITE) {
+            touch(at, step);
+        }
+        offset += step;
+    }
+}
+
+/// Gives a table's pages back to the system a step at a time before the
+/// table is freed (see [`STEP`]), so that freeing it is quick. For tables
+/// too small to matter, nothing.
+fn release(ptr: *mut u8, len: usize) {
+    let mut offset = 0;
+    while offset < len {
+        let step = STEP.min(len - offset);
+        // SAFETY: inside the table; the pages are read as zeros afterwards,
+        // which only the table's owner could see, and it is dropping it.
+        os::advise(unsafe { ptr.add(offset) }, step, os::MADV_DONTNEED);
+        offset += step;
+    }
+}
+
+/// Writes a zero into each page of `ptr..ptr + len`.
+fn touch(ptr: *mut u8, len: usize) {
+    const PAGE: usize = 4096;
+    let mut offset = (ptr as usize).next_multiple_of(PAGE) - ptr as usize;
+    while offset < len {
+        // SAFETY: inside the allocation; the byte is zero already, and a
+        // volatile write is not optimised away.
+        unsafe { ptr.add(offset).write_volatile(0) };
+        offset += PAGE;
+    }
+}
+
+/// The system calls behind the tables, where the constants are known.
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod os {
+    use super::HUGE_PAGE;
+    use std::ffi::{c_long, c_void};
+    use std::ptr::NonNull;
+
+    pub const MADV_DONTNEED: i32 = 4;
+    const MADV_HUGEPAGE: i32 = 14;
+    pub const MADV_POPULATE_WRITE: i32 = 23;
+    const PROT_READ_WRITE: i32 = 0x1 | 0x2;
+    const MAP_PRIVATE_ANONYMOUS: i32 = 0x02 | 0x20;
+    const PAGE: usize = 4096;
+
+    unsafe extern "C" {
+        fn madvise(addr: *mut c_void, len: usize, advice: i32) -> i32;
+        fn mmap(
+            addr: *mut c_void,
+            len: usize,
+            prot: i32,
+            flags: i32,
+            fd: i32,
+            offset: c_long,
+        ) -> *mut c_void;
+        fn munmap(addr: *mut c_void, len: usize) -> i32;
+    }
+
+    /// Advice about the whole pages inside `ptr..ptr + len`; whether it
+    /// was taken.
+    pub fn advise(ptr: *mut u8, len: usize, advice: i32) -> bool {
+        let start = (ptr as usize).next_multiple_of(PAGE);
+        let end = (ptr as usize + len) / PAGE * PAGE;
+        if end <= start {
+            return false;
+        }
+        // SAFETY: advice about whole pages inside our own allocation; none
+        // of the kinds used changes what the table reads (populating writes
+        // pages that are already zero, and pages given back are only read
+        // again as zeros), and a refusal is reported, not harmful.
+        unsafe { madvise(start as *mut _, end - start, advice) == 0 }
+    }
+
+    /// A fresh zeroed mapping of at least `bytes` bytes, starting on a huge
+    /// page and asked to be made of huge pages, with its length; `None`
+    /// for a table smaller than a huge page, or if the system refuses.
+    pub fn map_huge(bytes: usize, align: usize) -> Option<(NonNull<u8>, usize)> {
+        if bytes < HUGE_PAGE || align > HUGE_PAGE {
+            return None;
+        }
+        let len = bytes.checked_next_multiple_of(HUGE_PAGE)?;
+        // One huge page more than needed, to cut an aligned run out of.
+        let total = len.checked_add(HUGE_PAGE)?;
+        // SAFETY: a new private anonymous mapping; nothing else is touched.
+        let raw = unsafe {
+            mmap(
+                std::ptr::null_mut(),
+                total,
+                PROT_READ_WRITE,
+                MAP_PRIVATE_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw as isize == -1 {
+            return None;
+        }
+        let raw = raw as usize;
+        let start = raw.next_multiple_of(HUGE_PAGE);
+        let (head, tail) = (start - raw, raw + total - (start + len));
+        // SAFETY: the unaligned ends of the mapping just made, never used.
+        unsafe {
+            if head > 0 {
+                munmap(raw as *mut _, head);
+            }
+            if tail > 0 {
+                munmap((start + len) as *mut _, tail);
+            }
+        }
+        advise(start as *mut u8, len, MADV_HUGEPAGE);
+        Some((NonNull::new(start as *mut u8)?, len))
+    }
+
+    /// Gives back a mapping made by [`map_huge`].
+    pub fn unmap(ptr: *mut u8, len: usize) {
+        // SAFETY: the whole of a mapping of ours, which its owner is
+        // dropping.
+        unsafe { munmap(ptr.cast(), len) };
+    }
+}
+
+/// Elsewhere: memory from the allocator, and no advice.
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+mod os {
+    use std::ptr::NonNull;
+
+    pub const MADV_DONTNEED: i32 = 0;
+    pub const MADV_POPULATE_WRITE: i32 = 0;
+
+    pub fn advise(_: *mut u8, _: usize, _: i32) -> bool {
+        false
+    }
+
+    pub fn map_huge(_: usize, _: usize) -> Option<(NonNull<u8>, usize)> {
+        None
+    }
+
+    pub fn unmap(_: *mut u8, _: usize) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    #[test]
+    fn tables_come_zeroed_and_whole() {
+        // Below a page, pages, and past a huge page (a mapping of its own).
+        for len in [0, 1, 4095, 1 << 20, (1 << 20) + 3] {
+            // SAFETY: zero is a valid u64 and AtomicU64.
+            let mut words: ZeroedTable<u64> = unsafe { ZeroedTable::new(len) }.unwrap();
+            assert_eq!(words.len(), len);
+            assert!(words.iter().all(|&w| w == 0));
+            words.fill(7);
+            assert!(words.iter().all(|&w| w == 7));
+            let atomics: ZeroedTable<AtomicU64> = unsafe { ZeroedTable::new(len) }.unwrap();
+            assert!(atomics.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+        }
+    }
+
+    #[test]
+    #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+    fn big_tables_start_on_a_huge_page() {
+        for _ in 0..3 {
+            // SAFETY: zero is a valid u64.
+            let t: ZeroedTable<u64> = unsafe { ZeroedTable::new(HUGE_PAGE / 8) }.unwrap();
+            assert!(matches!(t.origin, Origin::Mapped(HUGE_PAGE)));
+            assert_eq!(t.as_ptr() as usize % HUGE_PAGE, 0);
+        }
+        // SAFETY: zero is a valid u64.
+        let small: ZeroedTable<u64> = unsafe { ZeroedTable::new(1000) }.unwrap();
+        assert!(matches!(small.origin, Origin::Heap(_)));
+    }
+
+    #[test]
+    fn an_impossible_size_is_refused() {
+        // SAFETY: zero is a valid u64.
+        assert!(unsafe { ZeroedTable::<u64>::new(usize::MAX / 4) }.is_none());
+        // SAFETY: as above.
+        assert!(unsafe { ZeroedTable::<u64>::new(usize::MAX / 16) }.is_none());
+    }
+}
