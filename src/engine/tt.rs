@@ -2,8 +2,8 @@
 //! low bits of the key. Pawn positions never repeat (pawns only move
 //! forward), so the table never has to worry about path-dependent values.
 
-use crate::memory::ZeroedTable;
 use crate::eval::score::MATE_BOUND;
+use crate::memory::ZeroedTable;
 use crate::rules::{Move, Square};
 
 /// How a stored score relates to the true value of its position.

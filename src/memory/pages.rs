@@ -182,7 +182,10 @@ fn touch(ptr: *mut u8, len: usize) {
 }
 
 /// The system calls behind the tables, where the constants are known.
-#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod os {
     use super::HUGE_PAGE;
     use std::ffi::{c_long, c_void};
@@ -272,7 +275,10 @@ mod os {
 }
 
 /// Elsewhere: memory from the allocator, and no advice.
-#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
 mod os {
     use std::ptr::NonNull;
 
@@ -311,7 +317,10 @@ mod tests {
     }
 
     #[test]
-    #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
     fn big_tables_start_on_a_huge_page() {
         for _ in 0..3 {
             // SAFETY: zero is a valid u64.
