@@ -44,6 +44,12 @@ pub struct BookArgs {
     /// engine needs to play on. The other side's positions are not proven.
     #[arg(long)]
     decide: bool,
+    /// Go on after every move of the side, not only the one its proof
+    /// plays: its positions are then covered however its own earlier
+    /// moves went (a game taken over part-way, a position set up by hand),
+    /// losing moves included, as the opponent may throw the result back.
+    #[arg(long)]
+    every_move: bool,
     /// Give up on a position after this many milliseconds (its subtree is
     /// then left out).
     #[arg(long)]
@@ -100,7 +106,7 @@ pub fn run(args: BookArgs) -> ExitCode {
     };
     // The header names every run that grew the book, this one included.
     let this_run = format!(
-        "run: pawnrace book --gaps {}{} --plies {} --side {}{}{}{} --solve-hash {}",
+        "run: pawnrace book --gaps {}{} --plies {} --side {}{}{}{}{} --solve-hash {}",
         args.gaps,
         if args.after.trim().is_empty() {
             String::new()
@@ -110,6 +116,7 @@ pub fn run(args: BookArgs) -> ExitCode {
         args.plies,
         side.name(),
         if args.decide { " --decide" } else { "" },
+        if args.every_move { " --every-move" } else { "" },
         args.movetime
             .map_or(String::new(), |t| format!(" --movetime {t}")),
         args.nodes
@@ -141,17 +148,27 @@ pub fn run(args: BookArgs) -> ExitCode {
     let started = Instant::now();
     let (mut proven, mut unknown, mut lost) = (0, 0, 0);
     let mut failed = false;
-    book::grow(
-        &mut book,
-        &mut solver,
-        &root,
-        args.plies,
+    let plan = book::Plan {
+        plies: args.plies,
         side,
-        if args.decide {
+        proving: if args.decide {
             book::Proving::Decide
         } else {
             book::Proving::Full
         },
+        follow: if args.every_move {
+            book::Follow::Every
+        } else {
+            book::Follow::Proven
+        },
+    };
+    let mut last_save = Instant::now();
+    let mut unsaved = false;
+    book::grow(
+        &mut book,
+        &mut solver,
+        &root,
+        &plan,
         &limits,
         &stop,
         &mut |event| {
@@ -187,12 +204,16 @@ pub fn run(args: BookArgs) -> ExitCode {
                 }
                 ProofEvent::Opening { .. } => return,
             };
-            if let Err(e) = super::save(&args.out, book.to_text(&header)) {
-                eprintln!("pawnrace book: cannot write {}: {e}", args.out.display());
-                failed = true;
+            unsaved = true;
+            if last_save.elapsed() >= SAVE_EVERY {
+                failed |= !save(&args.out, book, &header);
+                (last_save, unsaved) = (Instant::now(), false);
             }
         },
     );
+    if unsaved {
+        failed |= !save(&args.out, &book, &header);
+    }
     eprintln!(
         "{proven} positions proven, {lost} lost, {unknown} not within the budget, {} in the book; {:.0} s",
         book.len(),
@@ -205,6 +226,22 @@ pub fn run(args: BookArgs) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// How often the book is written while proofs come in (and once at the
+/// end, Ctrl-C included): after every proof, a run of thousands of quick
+/// decisions spent its time rewriting a file of megabytes.
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Writes the book to `out`; whether it was written (a failure is told).
+fn save(out: &std::path::Path, book: &Book, header: &str) -> bool {
+    match super::save(out, book.to_text(header)) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("pawnrace book: cannot write {}: {e}", out.display());
+            false
+        }
     }
 }
 

@@ -129,30 +129,58 @@ pub enum Proving {
     Decide,
 }
 
+/// Which of the served side's own moves [`grow`] goes on after.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Follow {
+    /// Only the move its proof plays: all the engine needs while it plays
+    /// from the book.
+    Proven,
+    /// Every move, losing ones too. A game taken over part-way (a harness's
+    /// `position startpos moves ...`) or set up by hand reaches the side's
+    /// positions after moves the book would not have played, and the
+    /// opponent may throw back what such a move threw away.
+    Every,
+}
+
+/// What [`grow`] covers from its root.
+#[derive(Copy, Clone, Debug)]
+pub struct Plan {
+    /// How many plies on from the root.
+    pub plies: u32,
+    /// The side the book serves: its positions are the ones proven.
+    pub side: Color,
+    pub proving: Proving,
+    pub follow: Follow,
+}
+
 /// Adds to `book` the proofs of `root` and of the positions after it, up to
-/// `plies` plies on: where `side` is to move, only after the move its proof
-/// plays; where the opponent is, after every move. So `side`, playing from
-/// the book, finds every reply of the opponent answered. Positions the book
-/// has are not proven again, so an interrupted run resumes where it
-/// stopped. `report` hears of every solve's progress and of every position
-/// proven ([`ProofEvent::Proven`]), given up ([`ProofEvent::Unknown`]) or
-/// decided lost for `side` ([`ProofEvent::Lost`]).
+/// `plan.plies` plies on: where `plan.side` is to move, only after the move
+/// its proof plays (or after every move, with [`Follow::Every`]); where the
+/// opponent is, after every move. So `side`, playing from the book, finds
+/// every reply of the opponent answered. Positions the book has are not
+/// proven again, so an interrupted run resumes where it stopped. `report`
+/// hears of every solve's progress and of every position proven
+/// ([`ProofEvent::Proven`]), given up ([`ProofEvent::Unknown`]) or decided
+/// lost for `side` ([`ProofEvent::Lost`]).
 ///
 /// With [`Proving::Decide`], `side`'s positions get only their value and a
 /// move keeping it (no distance: several times cheaper), and the
 /// opponent's are not proven at all, only passed through.
-#[allow(clippy::too_many_arguments)]
 pub fn grow(
     book: &mut Book,
     solver: &mut Solver,
     root: &Position,
-    plies: u32,
-    side: Color,
-    proving: Proving,
+    plan: &Plan,
     limits: &SolveLimits,
     stop: &Stop,
     report: &mut dyn FnMut(ProofEvent),
 ) {
+    let Plan {
+        plies,
+        side,
+        proving,
+        follow,
+    } = *plan;
     enum Work {
         Visit(Position, u32),
         Prove(Position),
@@ -226,13 +254,21 @@ pub fn grow(
         }
         if pos.side_to_move() == side {
             // Our move comes from the proof, so the proof comes first.
-            let Some(entry) = prove(book, solver, pos) else {
+            let entry = prove(book, solver, pos);
+            if left == 0 {
                 continue;
-            };
-            if left > 0
-                && let Some(&m) = entry.pv.first()
-            {
-                todo.push(Work::Visit(pos.play_unchecked(m), left - 1));
+            }
+            match follow {
+                Follow::Proven => {
+                    if let Some(&m) = entry.as_ref().and_then(|e| e.pv.first()) {
+                        todo.push(Work::Visit(pos.play_unchecked(m), left - 1));
+                    }
+                }
+                Follow::Every => {
+                    for m in pos.legal_moves().iter().rev() {
+                        todo.push(Work::Visit(pos.play_unchecked(*m), left - 1));
+                    }
+                }
             }
         } else {
             // Every reply is covered whatever this position's value; proving
@@ -294,13 +330,17 @@ mod tests {
         // Grows the book three plies for black; how many positions it proved.
         let mut run = |book: &mut Book| {
             let mut proven = 0;
+            let plan = Plan {
+                plies: 3,
+                side: Color::Black,
+                proving: Proving::Full,
+                follow: Follow::Proven,
+            };
             grow(
                 book,
                 &mut solver,
                 &root,
-                3,
-                Color::Black,
-                Proving::Full,
+                &plan,
                 &SolveLimits::default(),
                 &stop,
                 &mut |e| proven += matches!(e, ProofEvent::Proven { .. }) as usize,
@@ -344,13 +384,17 @@ mod tests {
         let mut book = Book::default();
         let mut solver = Solver::new(1);
         let stop = Stop::new();
+        let plan = Plan {
+            plies: 2,
+            side: Color::White,
+            proving: Proving::Decide,
+            follow: Follow::Proven,
+        };
         grow(
             &mut book,
             &mut solver,
             &root,
-            2,
-            Color::White,
-            Proving::Decide,
+            &plan,
             &SolveLimits::default(),
             &stop,
             &mut |_| {},
@@ -384,6 +428,60 @@ mod tests {
         }
         let text = book.to_text("decided");
         assert_eq!(Book::parse(&text).unwrap().to_text("decided"), text);
+    }
+
+    /// Following every move of its own side: black's positions three
+    /// plies in are all covered, whichever first move black made, and
+    /// exactly those black wins or draws are written.
+    #[test]
+    fn following_every_move_covers_the_sides_positions_after_any_move() {
+        let root = Position::from_fen("8/1p2p3/8/8/8/8/1P4P1/8 w -", RuleSet::PAWNRACE).unwrap();
+        let mut book = Book::default();
+        let mut solver = Solver::new(1);
+        let stop = Stop::new();
+        let plan = Plan {
+            plies: 3,
+            side: Color::Black,
+            proving: Proving::Decide,
+            follow: Follow::Every,
+        };
+        grow(
+            &mut book,
+            &mut solver,
+            &root,
+            &plan,
+            &SolveLimits::default(),
+            &stop,
+            &mut |_| {},
+        );
+        let mut fresh = Solver::new(1);
+        let (mut written, mut lost) = (0, 0);
+        let after = |pos: &Position| -> Vec<Position> {
+            let moves = pos.legal_moves();
+            moves.iter().map(|m| pos.play_unchecked(*m)).collect()
+        };
+        for first in after(&root) {
+            for reply in after(&first) {
+                for second in after(&reply) {
+                    if second.outcome().is_some() {
+                        continue;
+                    }
+                    let value = fresh
+                        .solve(&second, &SolveLimits::default(), &stop, &mut |_| {})
+                        .unwrap()
+                        .value;
+                    let entry = book.get(&second);
+                    if value == Value::Loss {
+                        lost += 1;
+                        assert!(entry.is_none(), "{}", second.fen());
+                    } else {
+                        written += 1;
+                        assert_eq!(entry.map(|e| e.value), Some(value), "{}", second.fen());
+                    }
+                }
+            }
+        }
+        assert!(written > 0 && lost > 0, "{written} {lost}");
     }
 
     /// The committed book loads and saves back byte for byte.
