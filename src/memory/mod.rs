@@ -1,4 +1,4 @@
-//! Big zeroed tables (the search's and the solver's, [`pages`]), and the
+//! Big zeroed tables (the search's and the solver's, in `pages.rs`), and the
 //! budget a server's tables share.
 
 mod pages;
