@@ -141,8 +141,8 @@ pub fn run(args: BookArgs) -> ExitCode {
     );
     let mut solver = Solver::new(args.hash);
     let cache = CacheFile::open("pawnrace book", args.cache.as_deref(), &mut solver);
-    // Ctrl-C ends the run between proofs' nodes: the book holds every
-    // proof so far already, and the cache is still written.
+    // Ctrl-C ends the run between proofs' nodes: the book is still
+    // written with every proof so far, and so is the cache.
     let stop = super::stop_on_ctrl_c("the book run");
     let mut bar = ProgressLine::new();
     let started = Instant::now();
