@@ -39,7 +39,8 @@ const BUILTIN: &str = include_str!("../../data/book.txt");
 pub struct Book {
     /// The positions as written, in the order they were added.
     written: Vec<(Position, Entry)>,
-    /// Every position and its file mirror.
+    /// The positions written; their file mirrors are looked up by
+    /// mirroring (storing both made reading the book half again as long).
     index: HashMap<Position, Entry>,
 }
 
@@ -51,8 +52,15 @@ impl Book {
         BOOK.get_or_init(|| Book::parse(BUILTIN).unwrap_or_default())
     }
 
-    pub fn get(&self, pos: &Position) -> Option<&Entry> {
-        self.index.get(pos)
+    /// The proof of `pos`, or of its file mirror, mirrored back.
+    pub fn get(&self, pos: &Position) -> Option<Entry> {
+        if let Some(e) = self.index.get(pos) {
+            return Some(e.clone());
+        }
+        let width = pos.rules().width();
+        self.index
+            .get(&pos.mirror_files())
+            .map(|e| e.mirror_files(width))
     }
 
     /// Positions written (their mirrors not counted).
@@ -64,14 +72,12 @@ impl Book {
         self.written.is_empty()
     }
 
-    /// Adds `pos` (and its mirror) unless the book has it already.
+    /// Adds `pos` (standing for its mirror too) unless the book has it
+    /// already, or its mirror.
     pub fn insert(&mut self, pos: Position, entry: Entry) {
-        if self.index.contains_key(&pos) {
+        if self.index.contains_key(&pos) || self.index.contains_key(&pos.mirror_files()) {
             return;
         }
-        let width = pos.rules().width();
-        self.index
-            .insert(pos.mirror_files(), entry.mirror_files(width));
         self.index.insert(pos, entry.clone());
         self.written.push((pos, entry));
     }
@@ -88,12 +94,19 @@ impl Book {
 }
 
 impl LineTable for Book {
+    fn reserve(&mut self, entries: usize) {
+        self.written.reserve(entries);
+        self.index.reserve(entries);
+    }
+
     fn read_entry(&mut self, line: &str) -> Result<(), String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         if words.len() < 6 {
             return Err("want: <position text> win|loss|draw <plies> pv <moves>".into());
         }
-        let pos = Position::from_fen(&words[..3].join(" "), RuleSet::PAWNRACE)
+        // The position's text is the first three words, as written.
+        let text_end = words[2].as_ptr() as usize + words[2].len() - line.as_ptr() as usize;
+        let pos = Position::from_fen(&line[..text_end], RuleSet::PAWNRACE)
             .map_err(|e| e.to_string())?;
         let value = words[3].parse()?;
         let proof = lines::read_proof(&words[4..], &pos, &[])?;
@@ -188,7 +201,7 @@ pub fn grow(
     let mut todo = vec![Work::Visit(*root, plies)];
     let mut prove = |book: &mut Book, solver: &mut Solver, pos: Position| -> Option<Entry> {
         if let Some(e) = book.get(&pos) {
-            return Some(e.clone());
+            return Some(e);
         }
         let mut progress = |p: &_| {
             report(ProofEvent::Progress {

@@ -20,6 +20,8 @@ use std::fmt::Write as _;
 /// A table in this format: how one entry line is read and how the entries
 /// are written, in order.
 pub trait LineTable: Default {
+    /// Makes room for `entries` more entries before they are read.
+    fn reserve(&mut self, _entries: usize) {}
     /// Adds the entry `line` (trimmed; not blank, not a comment) holds.
     fn read_entry(&mut self, line: &str) -> Result<(), String>;
     /// Each entry's line, without its newline, in the order they are saved.
@@ -29,6 +31,11 @@ pub trait LineTable: Default {
 /// Reads a table; errors name the line they are on.
 pub fn parse<T: LineTable>(text: &str) -> Result<T, String> {
     let mut table = T::default();
+    let entry_lines = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .count();
+    table.reserve(entry_lines);
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {

@@ -7,12 +7,22 @@ use std::fmt;
 /// A position of a pawn game: both sides' pawns, the side to move, and the
 /// square a pawn may be captured on en passant. Small and `Copy`, so that the
 /// search makes moves by copying.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Position {
     pub(super) rules: RuleSet,
     pub(super) pawns: [Bitboard; 2],
     pub(super) side: Color,
     pub(super) ep: Option<Square>,
+}
+
+/// A hash map's hash is the position's own key ([`Position::hash`]): equal
+/// positions have equal keys, and the key mixes every field. Derived, it fed
+/// the rule set's every field to the map's hasher, and a fifth of reading
+/// the book went there.
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(Position::hash(self));
+    }
 }
 
 /// What is wrong with a position, said so that a person can fix it.
