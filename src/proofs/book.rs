@@ -106,8 +106,8 @@ impl LineTable for Book {
         }
         // The position's text is the first three words, as written.
         let text_end = words[2].as_ptr() as usize + words[2].len() - line.as_ptr() as usize;
-        let pos = Position::from_fen(&line[..text_end], RuleSet::PAWNRACE)
-            .map_err(|e| e.to_string())?;
+        let pos =
+            Position::from_fen(&line[..text_end], RuleSet::PAWNRACE).map_err(|e| e.to_string())?;
         let value = words[3].parse()?;
         let proof = lines::read_proof(&words[4..], &pos, &[])?;
         self.insert(
