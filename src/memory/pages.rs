@@ -39,8 +39,10 @@ const LAZY_FROM: usize = 128 << 20;
 /// holds the process's memory map while it works on a range, and a thread
 /// that must change the map meanwhile (any thread starting, any large
 /// allocation) waits, with every thread behind it. A gigabyte in one call
-/// held up `isready` for 2.5 s.
-const STEP: usize = 1 << 20;
+/// held up `isready` for 2.5 s. A whole huge page: given back in halves,
+/// each huge page was first split into small ones (`thp_split_pmd` in
+/// `/proc/vmstat` rose by one for nearly every huge page made).
+const STEP: usize = HUGE_PAGE;
 
 /// `len` values of `T`, all bits zero when made, owned like a `Box<[T]>`;
 /// its pages are given back to the system a step at a time when it goes.
@@ -132,8 +134,8 @@ impl<T> Drop for ZeroedTable<T> {
                 unsafe { dealloc(start, layout) };
             }
             Origin::Mapped(bytes) => {
-                release(start, bytes);
-                os::unmap(start, bytes);
+                let emptied = release(start, bytes);
+                os::unmap(start, bytes, emptied);
             }
         }
     }
@@ -158,15 +160,18 @@ fn populate(ptr: *mut u8, len: usize) {
 /// Gives a table's pages back to the system a step at a time before the
 /// table is freed (see [`STEP`]), so that freeing it is quick. For tables
 /// too small to matter, nothing.
-fn release(ptr: *mut u8, len: usize) {
+/// Whether every page went back (and so reads as zero again).
+fn release(ptr: *mut u8, len: usize) -> bool {
     let mut offset = 0;
+    let mut all = true;
     while offset < len {
         let step = STEP.min(len - offset);
         // SAFETY: inside the table; the pages are read as zeros afterwards,
         // which only the table's owner could see, and it is dropping it.
-        os::advise(unsafe { ptr.add(offset) }, step, os::MADV_DONTNEED);
+        all &= os::advise(unsafe { ptr.add(offset) }, step, os::MADV_DONTNEED);
         offset += step;
     }
+    all
 }
 
 /// Writes a zero into each page of `ptr..ptr + len`.
@@ -190,6 +195,7 @@ mod os {
     use super::HUGE_PAGE;
     use std::ffi::{c_long, c_void};
     use std::ptr::NonNull;
+    use std::sync::{Mutex, PoisonError};
 
     pub const MADV_DONTNEED: i32 = 4;
     const MADV_HUGEPAGE: i32 = 14;
@@ -234,6 +240,13 @@ mod os {
             return None;
         }
         let len = bytes.checked_next_multiple_of(HUGE_PAGE)?;
+        {
+            let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(i) = spare.iter().position(|&(_, l)| l == len) {
+                let (start, _) = spare.swap_remove(i);
+                return Some((NonNull::new(start as *mut u8)?, len));
+            }
+        }
         // One huge page more than needed, to cut an aligned run out of.
         let total = len.checked_add(HUGE_PAGE)?;
         // SAFETY: a new private anonymous mapping; nothing else is touched.
@@ -266,8 +279,28 @@ mod os {
         Some((NonNull::new(start as *mut u8)?, len))
     }
 
-    /// Gives back a mapping made by [`map_huge`].
-    pub fn unmap(ptr: *mut u8, len: usize) {
+    /// Mappings of dropped tables, their pages given back already (they
+    /// read as zero again), kept for the next table of the same size:
+    /// address and length. Making and removing mappings changes the
+    /// process's memory map, which stalls every thread's page faults
+    /// meanwhile; with a hundred sessions making and dropping tables at
+    /// once (`pawnrace loadtest --searchers 100`), `isready` took up to
+    /// 84 and 119 ms in two runs of six, and timed answers came up to
+    /// 90 ms late. Kept mappings hold no memory, only addresses.
+    static SPARE: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+    const SPARE_MAX: usize = 64;
+
+    /// Gives back a mapping made by [`map_huge`], whose pages were given
+    /// back already if `emptied`: then it is kept for reuse while there is
+    /// room.
+    pub fn unmap(ptr: *mut u8, len: usize, emptied: bool) {
+        if emptied {
+            let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
+            if spare.len() < SPARE_MAX {
+                spare.push((ptr as usize, len));
+                return;
+            }
+        }
         // SAFETY: the whole of a mapping of ours, which its owner is
         // dropping.
         unsafe { munmap(ptr.cast(), len) };
@@ -293,7 +326,7 @@ mod os {
         None
     }
 
-    pub fn unmap(_: *mut u8, _: usize) {}
+    pub fn unmap(_: *mut u8, _: usize, _: bool) {}
 }
 
 #[cfg(test)]
@@ -313,6 +346,10 @@ mod tests {
             assert!(words.iter().all(|&w| w == 7));
             let atomics: ZeroedTable<AtomicU64> = unsafe { ZeroedTable::new(len) }.unwrap();
             assert!(atomics.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+            // A dropped table's mapping may serve the next: zeroed again.
+            drop(words);
+            let again: ZeroedTable<u64> = unsafe { ZeroedTable::new(len) }.unwrap();
+            assert!(again.iter().all(|&w| w == 0));
         }
     }
 
