@@ -101,10 +101,11 @@ async fn run_on_own_thread(
 /// values are per thread). Searches use every cycle they get; the threads
 /// that read commands and write replies need few, but need them at once:
 /// `isready` and a finished search's `bestmove` must not wait behind other
-/// sessions' searches for the scheduler's turn. Only job threads call
-/// this, and each ends with its job.
+/// sessions' searches for the scheduler's turn. Only job threads and the
+/// thread that reads the proof tables as the server starts call this, and
+/// each ends with its work.
 #[cfg(target_os = "linux")]
-fn yield_to_io() {
+pub(super) fn yield_to_io() {
     const PRIO_PROCESS: i32 = 0;
     const JOB_NICE: i32 = 10;
     unsafe extern "C" {
@@ -116,7 +117,7 @@ fn yield_to_io() {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn yield_to_io() {}
+pub(super) fn yield_to_io() {}
 
 fn take<T>(slot: &Mutex<Option<T>>) -> Option<T> {
     slot.lock().ok().and_then(|mut slot| slot.take())

@@ -35,8 +35,12 @@ pub(crate) struct Shared {
 impl Shared {
     pub fn new(max_searches: usize, stats: Arc<Stats>) -> Shared {
         // The proof tables are read off the sessions' path, while the
-        // first commands arrive.
-        std::thread::spawn(crate::proofs::warm);
+        // first commands arrive, and below the replies' priority: the
+        // book takes some 40 ms of a core to read.
+        std::thread::spawn(|| {
+            super::job_thread::yield_to_io();
+            crate::proofs::warm();
+        });
         Shared {
             scheduler: Scheduler::new(max_searches, Arc::clone(&stats)),
             stats,
