@@ -145,33 +145,32 @@ impl<T> Drop for ZeroedTable<T> {
 /// kernel where it can (Linux 5.14 on), else by writing a zero into each
 /// page.
 fn populate(ptr: *mut u8, len: usize) {
-    let mut offset = 0;
-    while offset < len {
-        let step = STEP.min(len - offset);
+    for (offset, step) in steps(len) {
         // SAFETY: inside the allocation.
         let at = unsafe { ptr.add(offset) };
         if !os::advise(at, step, os::MADV_POPULATE_WRITE) {
             touch(at, step);
         }
-        offset += step;
     }
 }
 
 /// Gives a table's pages back to the system a step at a time before the
-/// table is freed (see [`STEP`]), so that freeing it is quick. For tables
-/// too small to matter, nothing.
-/// Whether every page went back (and so reads as zero again).
+/// table is freed (see [`STEP`]), so that freeing it is quick; whether
+/// every page went back (and so reads as zero again).
 fn release(ptr: *mut u8, len: usize) -> bool {
-    let mut offset = 0;
-    let mut all = true;
-    while offset < len {
-        let step = STEP.min(len - offset);
+    steps(len).fold(true, |all, (offset, step)| {
         // SAFETY: inside the table; the pages are read as zeros afterwards,
         // which only the table's owner could see, and it is dropping it.
-        all &= os::advise(unsafe { ptr.add(offset) }, step, os::MADV_DONTNEED);
-        offset += step;
-    }
-    all
+        os::advise(unsafe { ptr.add(offset) }, step, os::MADV_DONTNEED) && all
+    })
+}
+
+/// The steps of [`STEP`] bytes (the last one shorter) that cover `len`
+/// bytes: each one's offset and length.
+fn steps(len: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..len)
+        .step_by(STEP)
+        .map(move |offset| (offset, STEP.min(len - offset)))
 }
 
 /// Writes a zero into each page of `ptr..ptr + len`.

@@ -389,29 +389,36 @@ mod tests {
         assert_eq!(run(&mut book), 0);
     }
 
+    /// A fresh book grown from `root` by `plan`, without limits.
+    fn grown(root: &Position, plan: &Plan) -> Book {
+        let mut book = Book::default();
+        grow(
+            &mut book,
+            &mut Solver::new(1),
+            root,
+            plan,
+            &SolveLimits::default(),
+            &Stop::new(),
+            &mut |_| {},
+        );
+        book
+    }
+
     /// Deciding only: white's positions get a move that keeps their value
     /// and no distance, black's none at all, and the text says so with `?`.
     #[test]
     fn deciding_writes_a_keeping_move_without_a_distance() {
         let root = Position::from_fen("8/1p2p3/8/8/8/8/1P4P1/8 b -", RuleSet::PAWNRACE).unwrap();
-        let mut book = Book::default();
-        let mut solver = Solver::new(1);
-        let stop = Stop::new();
-        let plan = Plan {
-            plies: 2,
-            side: Color::White,
-            proving: Proving::Decide,
-            follow: Follow::Proven,
-        };
-        grow(
-            &mut book,
-            &mut solver,
+        let book = grown(
             &root,
-            &plan,
-            &SolveLimits::default(),
-            &stop,
-            &mut |_| {},
+            &Plan {
+                plies: 2,
+                side: Color::White,
+                proving: Proving::Decide,
+                follow: Follow::Proven,
+            },
         );
+        let stop = Stop::new();
         assert!(
             book.get(&root).is_none(),
             "black's positions are not proven"
@@ -449,24 +456,16 @@ mod tests {
     #[test]
     fn following_every_move_covers_the_sides_positions_after_any_move() {
         let root = Position::from_fen("8/1p2p3/8/8/8/8/1P4P1/8 w -", RuleSet::PAWNRACE).unwrap();
-        let mut book = Book::default();
-        let mut solver = Solver::new(1);
-        let stop = Stop::new();
-        let plan = Plan {
-            plies: 3,
-            side: Color::Black,
-            proving: Proving::Decide,
-            follow: Follow::Every,
-        };
-        grow(
-            &mut book,
-            &mut solver,
+        let book = grown(
             &root,
-            &plan,
-            &SolveLimits::default(),
-            &stop,
-            &mut |_| {},
+            &Plan {
+                plies: 3,
+                side: Color::Black,
+                proving: Proving::Decide,
+                follow: Follow::Every,
+            },
         );
+        let stop = Stop::new();
         let mut fresh = Solver::new(1);
         let (mut written, mut lost) = (0, 0);
         let after = |pos: &Position| -> Vec<Position> {
