@@ -10,7 +10,7 @@
 //! costs one zeroing and no flush. (The biggest tables are the exception:
 //! see [`LAZY_FROM`].)
 //!
-//! Why tables of 2 MiB and more are mappings of their own, on 2 MiB pages:
+//! Why the biggest tables are mappings of their own, on 2 MiB pages:
 //! every probe lands on a random page, so with 4 KiB pages nearly every
 //! probe (and every prefetch, which walks the page tables just the same)
 //! also misses the TLB. Asking for huge pages on memory from the allocator
@@ -20,7 +20,8 @@
 //! own for every table, `bench --solve --sample 32` (a fresh 16 MiB table
 //! for each position) ran at 3.67 and 3.73 M nodes/s against 3.41 and 3.51
 //! (taking turns, the same nodes; median 1172 and 1206 ms against 1265 and
-//! 1302).
+//! 1302). But a server under load then stalled now and then: see
+//! [`MAPPED_FROM`].
 
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ops::{Deref, DerefMut};
@@ -34,6 +35,16 @@ const HUGE_PAGE: usize = 2 << 20;
 /// few, and a short search on a big table (a `go depth 1` after `Hash
 /// 1024`) makes only the few it touches instead of a gigabyte.
 const LAZY_FROM: usize = 128 << 20;
+
+/// Tables from this size on are mappings of their own, on huge pages;
+/// smaller ones come from the allocator, on small pages. From 2 MiB on,
+/// the solver ran 6 to 8% faster, but `pawnrace loadtest --searchers 100`
+/// stalled the whole server for 100 to 200 ms in about one run of nine
+/// (`isready` up to 189 ms, up to 76 timed answers more than 50 ms late),
+/// even with mappings reused and pages given back a huge page at a time;
+/// with small tables on small pages, none in sixteen runs. A timed answer
+/// that comes late costs more than a slightly slower proof.
+const MAPPED_FROM: usize = LAZY_FROM;
 
 /// Tables are written in and given back in steps of this much: the kernel
 /// holds the process's memory map while it works on a range, and a thread
@@ -85,7 +96,12 @@ impl<T> ZeroedTable<T> {
                 origin: Origin::Nothing,
             });
         }
-        let (ptr, origin) = match os::map_huge(bytes, layout.align()) {
+        let mapped = if bytes >= MAPPED_FROM {
+            os::map_huge(bytes, layout.align())
+        } else {
+            None
+        };
+        let (ptr, origin) = match mapped {
             Some((ptr, mapped)) => (ptr, Origin::Mapped(mapped)),
             None => {
                 // SAFETY: the layout has a non-zero size.
@@ -360,12 +376,15 @@ mod tests {
     fn big_tables_start_on_a_huge_page() {
         for _ in 0..3 {
             // SAFETY: zero is a valid u64.
-            let t: ZeroedTable<u64> = unsafe { ZeroedTable::new(HUGE_PAGE / 8) }.unwrap();
-            assert!(matches!(t.origin, Origin::Mapped(HUGE_PAGE)));
+            let mut t: ZeroedTable<u64> = unsafe { ZeroedTable::new(MAPPED_FROM / 8) }.unwrap();
+            assert!(matches!(t.origin, Origin::Mapped(MAPPED_FROM)));
             assert_eq!(t.as_ptr() as usize % HUGE_PAGE, 0);
+            // A reused mapping comes back zeroed.
+            assert!(t.iter().step_by(4096).all(|&w| w == 0));
+            t.iter_mut().step_by(4096).for_each(|w| *w = 7);
         }
         // SAFETY: zero is a valid u64.
-        let small: ZeroedTable<u64> = unsafe { ZeroedTable::new(1000) }.unwrap();
+        let small: ZeroedTable<u64> = unsafe { ZeroedTable::new(HUGE_PAGE / 8) }.unwrap();
         assert!(matches!(small.origin, Origin::Heap(_)));
     }
 
