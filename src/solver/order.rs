@@ -141,8 +141,8 @@ impl Children {
     }
 
     /// The `k`th move, highest order key first, once sorted.
-    pub(super) fn sorted(&self, k: usize) -> Child {
-        self.list[MAX_MOVES - 1 - (self.ranked[k] & 0xFF) as usize]
+    pub(super) fn sorted(&self, k: usize) -> &Child {
+        &self.list[MAX_MOVES - 1 - (self.ranked[k] & 0xFF) as usize]
     }
 
     pub(super) fn iter_mut(&mut self) -> std::slice::IterMut<'_, Child> {
