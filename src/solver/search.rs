@@ -175,19 +175,23 @@ impl Ctx<'_> {
             NoMoves::Draw => SOLVER_WIN - 3,
             NoMoves::Loss => SOLVER_WIN - 1,
         };
-        let (race_lo, race_hi) = race::bounds_until(pos, beta);
-        if let Some(l) = race_lo {
-            lo = lo.max(l);
-        }
-        if let Some(h) = race_hi {
-            hi = hi.min(h);
-        }
         let key = pos.hash();
         let mut tt_move = None;
         if let Some(hit) = self.table.probe(key) {
+            // Every entry was stored by a visit that had the race bounds
+            // (or returned on them without storing), and its bounds lie
+            // within them: asking the race rules again adds nothing.
             lo = lo.max(hit.lo);
             hi = hi.min(hit.hi);
             tt_move = hit.mv;
+        } else {
+            let (race_lo, race_hi) = race::bounds_until(pos, beta);
+            if let Some(l) = race_lo {
+                lo = lo.max(l);
+            }
+            if let Some(h) = race_hi {
+                hi = hi.min(h);
+            }
         }
         if lo >= beta || lo == hi {
             return lo;
