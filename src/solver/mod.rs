@@ -35,6 +35,7 @@ mod order;
 mod play;
 mod questions;
 mod race;
+mod relative;
 mod search;
 mod table;
 mod value;

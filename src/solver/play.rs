@@ -6,7 +6,8 @@
 
 use super::questions::{decision_score, describe, table_move_first, terminal_score};
 use super::race;
-use super::search::{Ctx, up};
+use super::relative::up;
+use super::search::Ctx;
 use super::{SolveLimits, SolveProgress, Solver, Value};
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::threatens_win;

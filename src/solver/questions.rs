@@ -3,7 +3,8 @@
 //! move time), the distance ([`exact_score`]) and a line that realises it
 //! ([`line`]).
 
-use super::search::{Ctx, down, up};
+use super::relative::{down, up};
+use super::search::Ctx;
 use super::{SolvePhase, Value};
 use crate::eval::evaluate_leaf;
 use crate::eval::score::SOLVER_WIN;
