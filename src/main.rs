@@ -45,6 +45,9 @@ enum Command {
     /// Grow the book of proven positions near an opening's start, where
     /// proofs take longer than a move's time (data/book.txt).
     Book(cli::book::BookArgs),
+    /// Merge book files (runs made in parallel) into the book, checking a
+    /// sample of what they add.
+    BookMerge(cli::book_merge::MergeArgs),
     /// Make the keep-rate benchmark's positions: random walks into every
     /// opening where the side to move holds a win or draw, each move
     /// labelled keep or spoil by the solver (data/keep-set.txt).
@@ -195,6 +198,7 @@ fn main() -> ExitCode {
         Some(Command::KeepSet(args)) => return cli::keep::make(args),
         Some(Command::Solve(args)) => return cli::solve::run(args),
         Some(Command::Book(args)) => return cli::book::run(args),
+        Some(Command::BookMerge(args)) => return cli::book_merge::run(args),
         Some(Command::Perft(args)) => return cli::perft::run(args),
         Some(Command::Tune(args)) => return cli::tune::run(args),
         Some(Command::ChessValidator) => return run_problem(problems::chess_validator::run),

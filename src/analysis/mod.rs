@@ -40,7 +40,7 @@ pub mod read;
 pub mod summary;
 pub mod write;
 
-use crate::proofs::book::Book;
+use crate::proofs::book;
 use crate::proofs::openings::Openings;
 use crate::rules::{Color, Move, Position, san};
 use crate::solver::{SolveLimits, Solver, Value};
@@ -271,7 +271,7 @@ pub fn instant_value(pos: &Position) -> Option<Known> {
     {
         return Some(Known::new(pos, e.value, plies, Source::Openings));
     }
-    let e = Book::builtin().get(pos)?;
+    let e = book::builtin().get(pos)?;
     Some(Known::new(pos, e.value, e.plies?, Source::Book))
 }
 

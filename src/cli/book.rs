@@ -206,13 +206,13 @@ pub fn run(args: BookArgs) -> ExitCode {
             };
             unsaved = true;
             if last_save.elapsed() >= SAVE_EVERY {
-                failed |= !save(&args.out, book, &header);
+                failed |= !save("pawnrace book", &args.out, book, &header);
                 (last_save, unsaved) = (Instant::now(), false);
             }
         },
     );
     if unsaved {
-        failed |= !save(&args.out, &book, &header);
+        failed |= !save("pawnrace book", &args.out, &book, &header);
     }
     eprintln!(
         "{proven} positions proven, {lost} lost, {unknown} not within the budget, {} in the book; {:.0} s",
@@ -232,14 +232,15 @@ pub fn run(args: BookArgs) -> ExitCode {
 /// How often the book is written while proofs come in (and once at the
 /// end, Ctrl-C included): after every proof, a run of thousands of quick
 /// decisions spent its time rewriting a file of megabytes.
-const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+pub(super) const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Writes the book to `out`; whether it was written (a failure is told).
-fn save(out: &std::path::Path, book: &Book, header: &str) -> bool {
+/// Writes the book to `out`; whether it was written (a failure is told,
+/// as `who`'s).
+pub(super) fn save(who: &str, out: &std::path::Path, book: &Book, header: &str) -> bool {
     match super::save(out, book.to_text(header)) {
         Ok(()) => true,
         Err(e) => {
-            eprintln!("pawnrace book: cannot write {}: {e}", out.display());
+            eprintln!("{who}: cannot write {}: {e}", out.display());
             false
         }
     }

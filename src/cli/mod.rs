@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod book;
+pub mod book_merge;
 pub mod cache;
 pub mod keep;
 pub mod loadtest;

@@ -296,7 +296,7 @@ mod tests {
         let text = "AH white 3 pv b2b4 a7a5 b4b5\n";
         let table = Openings::parse(text).unwrap();
         let book = Book::default();
-        let known = |pos: &Position| known_in(pos, &table, &book);
+        let known = |pos: &Position| known_in(pos, &table, |p| book.get(p));
         let start = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
         let e = known(&start).unwrap();
         assert_eq!(

@@ -48,21 +48,23 @@ impl Entry {
 /// the openings table's; failing that, the book's. `None` when neither
 /// knows, and the solver has to prove the position itself.
 pub fn known(pos: &Position) -> Option<Entry> {
-    known_in(pos, Openings::builtin(), Book::builtin())
+    known_in(pos, Openings::builtin(), |p| book::builtin().get(p))
 }
 
-/// Reads the compiled-in tables now rather than at the first [`known`]: the
-/// book is some 44,000 lines, read in about 40 ms (15,000 lines took the
-/// first move 25 ms in session 18: 39 ms against 14 from a fresh process),
-/// time a short move cannot spare.
+/// Reads the compiled-in openings table now rather than at the first
+/// [`known`]. (The book is looked up where it lies and needs no reading;
+/// when it was read whole, 15,000 lines took the first move 25 ms.)
 pub fn warm() {
     Openings::builtin();
-    Book::builtin();
 }
 
-/// [`known`] with the given tables.
-pub fn known_in(pos: &Position, openings: &Openings, book: &Book) -> Option<Entry> {
-    openings.along_line(pos).or_else(|| book.get(pos))
+/// [`known`] with the given openings table and book lookup.
+pub fn known_in(
+    pos: &Position,
+    openings: &Openings,
+    book: impl Fn(&Position) -> Option<Entry>,
+) -> Option<Entry> {
+    openings.along_line(pos).or_else(|| book(pos))
 }
 
 /// What a proving run (growing the book, proving the openings) reports to

@@ -1,137 +1,11 @@
-//! A book of proven positions near the start of Pawn Race openings, where
-//! a proof takes the solver far longer than a move's time: the openings
-//! table covers the proven line itself, the book the opponent's deviations
-//! from it. Kept as data (`data/book.txt`, compiled in) and grown by
-//! `pawnrace book`.
-//!
-//! One line per position, its text then its proof for the side to move:
-//!
-//! ```text
-//! 8/1pppp1pp/8/8/8/P7/1PPPPPP1/8 b - win 29 pv g7g5 ...
-//! ```
-//!
-//! `win`, `loss` or `draw` for the side to move, the distance in plies as the
-//! solver gives it (the shortest win, the longest loss; for a draw the
-//! length of the line), and a line that realises it. Where only the value
-//! was decided (`pawnrace book --decide`), the distance is `?` and the line
-//! is one move that keeps the value:
-//!
-//! ```text
-//! 8/1ppp1ppp/p7/8/8/3P4/1PP1PPPP/8 w - win ? pv e2e4
-//! ```
-//!
-//! Each position also stands for its file mirror, which is not written.
+//! Growing the book: proving the positions near an opening's start that
+//! one side meets, as `pawnrace book` asks.
 
-pub use super::Entry;
-
-use super::ProofEvent;
-use super::lines::{self, LineTable};
-use crate::rules::{Color, Position, RuleSet};
+use super::{Book, Entry};
+use crate::proofs::ProofEvent;
+use crate::rules::{Color, Position};
 use crate::solver::{SolveLimits, Solver};
 use crate::stop::Stop;
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
-/// The book as committed; see the file's header for how it was made.
-const BUILTIN: &str = include_str!("../../data/book.txt");
-
-#[derive(Clone, Debug, Default)]
-pub struct Book {
-    /// The positions as written, in the order they were added.
-    written: Vec<(Position, Entry)>,
-    /// The positions written; their file mirrors are looked up by
-    /// mirroring (storing both made reading the book half again as long).
-    index: HashMap<Position, Entry>,
-}
-
-impl Book {
-    /// The compiled-in book. A book that does not parse counts as empty:
-    /// the engine then proves or searches as it would without one.
-    pub fn builtin() -> &'static Book {
-        static BOOK: OnceLock<Book> = OnceLock::new();
-        BOOK.get_or_init(|| Book::parse(BUILTIN).unwrap_or_default())
-    }
-
-    /// The proof of `pos`, or of its file mirror, mirrored back.
-    pub fn get(&self, pos: &Position) -> Option<Entry> {
-        if let Some(e) = self.index.get(pos) {
-            return Some(e.clone());
-        }
-        let width = pos.rules().width();
-        self.index
-            .get(&pos.mirror_files())
-            .map(|e| e.mirror_files(width))
-    }
-
-    /// Positions written (their mirrors not counted).
-    pub fn len(&self) -> usize {
-        self.written.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.written.is_empty()
-    }
-
-    /// Adds `pos` (standing for its mirror too) unless the book has it
-    /// already, or its mirror.
-    pub fn insert(&mut self, pos: Position, entry: Entry) {
-        if self.index.contains_key(&pos) || self.index.contains_key(&pos.mirror_files()) {
-            return;
-        }
-        self.index.insert(pos, entry.clone());
-        self.written.push((pos, entry));
-    }
-
-    /// Reads the text form (see [`lines`]).
-    pub fn parse(text: &str) -> Result<Book, String> {
-        lines::parse(text)
-    }
-
-    /// The text form, one line per written position, after `header`.
-    pub fn to_text(&self, header: &str) -> String {
-        lines::to_text(self, header)
-    }
-}
-
-impl LineTable for Book {
-    fn reserve(&mut self, entries: usize) {
-        self.written.reserve(entries);
-        self.index.reserve(entries);
-    }
-
-    fn read_entry(&mut self, line: &str) -> Result<(), String> {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if words.len() < 6 {
-            return Err("want: <position text> win|loss|draw <plies> pv <moves>".into());
-        }
-        // The position's text is the first three words, as written.
-        let text_end = words[2].as_ptr() as usize + words[2].len() - line.as_ptr() as usize;
-        let pos =
-            Position::from_fen(&line[..text_end], RuleSet::PAWNRACE).map_err(|e| e.to_string())?;
-        let value = words[3].parse()?;
-        let proof = lines::read_proof(&words[4..], &pos, &[])?;
-        self.insert(
-            pos,
-            Entry {
-                value,
-                plies: proof.plies,
-                pv: proof.pv,
-            },
-        );
-        Ok(())
-    }
-
-    fn entry_lines(&self) -> Vec<String> {
-        self.written
-            .iter()
-            .map(|(pos, entry)| {
-                let mut line = format!("{} {} ", pos.fen(), entry.value);
-                lines::write_proof(&mut line, entry.plies, &entry.pv, &[]);
-                line
-            })
-            .collect()
-    }
-}
 
 /// How much of a position `grow` proves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -301,35 +175,8 @@ pub fn grow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::RuleSet;
     use crate::solver::Value;
-
-    #[test]
-    fn lines_round_trip_and_mirrors_answer() {
-        let text = "8/p7/8/8/8/8/4P3/8 w - win 9 pv e2e4 a7a5 e4e5 a5a4 e5e6 a4a3 e6e7 a3a2 e7e8\n";
-        let book = Book::parse(text).unwrap();
-        assert_eq!(book.to_text(""), text);
-        assert_eq!(book.len(), 1);
-        let pos = Position::from_fen("8/p7/8/8/8/8/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
-        assert_eq!(book.get(&pos).map(|e| e.plies), Some(Some(9)));
-        let mirror = book.get(&pos.mirror_files()).unwrap();
-        assert_eq!(mirror.pv[0].to_string(), "d2d4");
-        assert_eq!(Book::parse(&book.to_text("made by hand")).unwrap().len(), 1);
-    }
-
-    #[test]
-    fn bad_lines_are_named() {
-        for (text, what) in [
-            ("8/p7/8/8/8/8/4P3/8 w - win 5", "want:"),
-            ("8/p7/8/8/8/8/4P3/8 w - maybe 5 pv e2e4", "not win"),
-            ("8/p7/8/8/8/8/4P3/8 w - win x pv e2e4", "distance"),
-            ("8/p7/8/8/8/8/4P3/8 w - win 5 line e2e4", "where pv"),
-            ("8/p7/8/8/8/8/4P3/8 w - win 5 pv e2e5", "not legal"),
-            ("8/p7/8/8/8/8/4P3/9 w - win 5 pv e2e4", ""),
-        ] {
-            let e = Book::parse(&format!("# header\n{text}\n")).unwrap_err();
-            assert!(e.starts_with("line 2: ") && e.contains(what), "{text}: {e}");
-        }
-    }
 
     /// A small race grown three plies for black: every white move is
     /// answered, black's own moves follow its proofs, and every entry is
@@ -494,35 +341,5 @@ mod tests {
             }
         }
         assert!(written > 0 && lost > 0, "{written} {lost}");
-    }
-
-    /// The committed book loads and saves back byte for byte.
-    #[test]
-    fn the_builtin_book_round_trips() {
-        let book = Book::parse(BUILTIN).unwrap();
-        assert_eq!(book.to_text(&lines::header(BUILTIN)), BUILTIN);
-    }
-
-    #[test]
-    fn the_builtin_book_parses_and_its_lines_end_as_it_says() {
-        let book = Book::parse(BUILTIN).unwrap();
-        for (pos, entry) in &book.written {
-            if entry.plies.is_none() {
-                // Decided: one move, keeping a win or a draw.
-                assert_eq!(entry.pv.len(), 1, "{}", pos.fen());
-                assert_ne!(entry.value, Value::Loss, "{}", pos.fen());
-                continue;
-            }
-            let mut at = *pos;
-            for m in &entry.pv {
-                at = at.play_unchecked(*m);
-            }
-            let outcome = at.outcome().expect("the line ends the game");
-            let winner = entry.value.winner(pos.side_to_move());
-            assert_eq!(outcome.winner, winner, "{}", pos.fen());
-            if entry.value != Value::Draw {
-                assert_eq!(Some(entry.pv.len() as u32), entry.plies, "{}", pos.fen());
-            }
-        }
     }
 }

@@ -1,0 +1,188 @@
+//! `pawnrace book-merge`: merges book files (runs made in parallel, on
+//! several machines) into one, and checks a sample of what it adds.
+//!
+//! Each addition was proven by the run that made it; `--check N` proves
+//! every Nth again from an empty table (the position's value, and that its
+//! move keeps it), as the engine would at move time, and reports how many
+//! nodes those proofs took: how far the merged positions lie beyond a
+//! move's time.
+
+use super::book::save;
+use clap::Args;
+use pawnrace::proofs::book::Book;
+use pawnrace::proofs::lines;
+use pawnrace::rules::Position;
+use pawnrace::solver::{SolveLimits, Solver, Value};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The book files to merge in (`book` runs' outputs); their run lines
+    /// join the header.
+    files: Vec<PathBuf>,
+    /// The book they are merged into, read first (made if missing); what it
+    /// holds stays as it is. Written back with its lines sorted.
+    #[arg(long, default_value = "data/book.txt")]
+    out: PathBuf,
+    /// Prove every Nth added position again from an empty table (0: none).
+    #[arg(long, default_value_t = 0)]
+    check: usize,
+    /// The checks' table, emptied before each proof, MiB (16: a session's
+    /// default).
+    #[arg(long = "solve-hash", default_value_t = 16)]
+    hash: usize,
+    /// Give up on a check after this many nodes (counted as unchecked).
+    #[arg(long, default_value_t = 100_000_000)]
+    nodes: u64,
+}
+
+const WHO: &str = "pawnrace book-merge";
+
+/// Upper bounds of the checks' node-count buckets.
+const BUCKETS: [u64; 6] = [1_000, 10_000, 100_000, 1_000_000, 10_000_000, u64::MAX];
+
+pub fn run(args: MergeArgs) -> ExitCode {
+    let existing = match std::fs::read_to_string(&args.out) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            eprintln!("{WHO}: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut book = match Book::parse(&existing) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{WHO}: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut header: Vec<String> = lines::header(&existing)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let before = book.len();
+    let mut added: Vec<Position> = Vec::new();
+    for path in &args.files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{WHO}: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        let other = match Book::parse(&text) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("{WHO}: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        for run in lines::header(&text)
+            .lines()
+            .filter(|l| l.starts_with("run: "))
+        {
+            if !header.iter().any(|h| h == run) {
+                header.push(run.to_string());
+            }
+        }
+        for (pos, entry) in other.entries() {
+            if book.get(pos).is_none() {
+                book.insert(*pos, entry.clone());
+                added.push(*pos);
+            }
+        }
+    }
+    let checked = if args.check > 0 {
+        check(&book, &added, &args)
+    } else {
+        Ok(())
+    };
+    let written = save(WHO, &args.out, &book, &header.join("\n"));
+    eprintln!(
+        "{} positions added to the {before} of {}: {} in all",
+        added.len(),
+        args.out.display(),
+        book.len()
+    );
+    if written && checked.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Proves every `args.check`th added position again from an empty table:
+/// its value, and that its move keeps it. Reports the proofs' sizes; `Err`
+/// after any disagreement.
+fn check(book: &Book, added: &[Position], args: &MergeArgs) -> Result<(), ()> {
+    let limits = SolveLimits {
+        nodes: Some(args.nodes),
+        movetime_ms: None,
+    };
+    let stop = super::stop_on_ctrl_c("the checks");
+    let mut solver = Solver::new(args.hash);
+    let started = Instant::now();
+    let mut counts = [0usize; BUCKETS.len()];
+    let (mut checked, mut unchecked, mut wrong) = (0usize, 0usize, 0usize);
+    for pos in added.iter().step_by(args.check) {
+        if stop.is_raised() {
+            break;
+        }
+        let Some(entry) = book.get(pos) else { continue };
+        solver.clear();
+        let decided = solver.decide(pos, &limits, &stop);
+        let nodes = solver.last_nodes();
+        counts[BUCKETS
+            .iter()
+            .position(|&b| nodes < b)
+            .unwrap_or(BUCKETS.len() - 1)] += 1;
+        // The move's worth: the opponent's value after it, turned round.
+        let kept = match pos.play_line(&entry.pv[..1]) {
+            Ok(after) => match after.outcome() {
+                Some(o) => Some(Value::for_side(o.winner, pos.side_to_move())),
+                None => {
+                    solver.clear();
+                    solver
+                        .decide(&after, &limits, &stop)
+                        .map(|d| d.value.winner(after.side_to_move()))
+                        .map(|w| Value::for_side(w, pos.side_to_move()))
+                }
+            },
+            Err(_) => Some(Value::Loss),
+        };
+        match (decided, kept) {
+            (Some(d), Some(k)) if d.value == entry.value && k == entry.value => checked += 1,
+            (Some(d), Some(k)) => {
+                eprintln!(
+                    "{}: the book says {} with {}; proven {}, the move {}",
+                    pos.fen(),
+                    entry.value,
+                    entry.pv[0],
+                    d.value,
+                    k
+                );
+                wrong += 1;
+            }
+            _ => unchecked += 1,
+        }
+    }
+    let histogram: Vec<String> = BUCKETS
+        .iter()
+        .zip(counts)
+        .map(|(b, n)| match *b {
+            u64::MAX => format!("more {n}"),
+            b => format!("under {b} {n}"),
+        })
+        .collect();
+    eprintln!(
+        "checked {checked}, {wrong} wrong, {unchecked} beyond {} nodes; the values' proofs from an empty {} MiB table: {} nodes; {:.0} s",
+        args.nodes,
+        args.hash,
+        histogram.join(", "),
+        started.elapsed().as_secs_f64()
+    );
+    if wrong > 0 { Err(()) } else { Ok(()) }
+}

@@ -1,0 +1,240 @@
+//! A book of proven positions near the start of Pawn Race openings, where
+//! a proof takes the solver far longer than a move's time: the openings
+//! table covers the proven line itself, the book the opponent's deviations
+//! from it. Kept as data (`data/book.txt`, compiled in) and grown by
+//! `pawnrace book` ([`grow`]).
+//!
+//! One line per position, its text then its proof for the side to move:
+//!
+//! ```text
+//! 8/1pppp1pp/8/8/8/P7/1PPPPPP1/8 b - win 29 pv g7g5 ...
+//! ```
+//!
+//! `win`, `loss` or `draw` for the side to move, the distance in plies as the
+//! solver gives it (the shortest win, the longest loss; for a draw the
+//! length of the line), and a line that realises it. Where only the value
+//! was decided (`pawnrace book --decide`), the distance is `?` and the line
+//! is one move that keeps the value:
+//!
+//! ```text
+//! 8/1ppp1ppp/p7/8/8/3P4/1PP1PPPP/8 w - win ? pv e2e4
+//! ```
+//!
+//! Each position also stands for its file mirror, which is not written.
+//! The lines are written sorted by the position's text, so that the
+//! compiled-in book is looked up where it lies ([`Sorted`]).
+
+mod grow;
+mod sorted;
+
+pub use super::Entry;
+pub use grow::{Follow, Plan, Proving, grow};
+pub use sorted::Sorted;
+
+use super::lines::{self, LineTable};
+use crate::rules::{Position, RuleSet};
+use std::collections::HashMap;
+
+/// The book as committed; see the file's header for how it was made.
+const BUILTIN: &str = include_str!("../../../data/book.txt");
+
+/// The compiled-in book. Nothing is read before a lookup; a line that
+/// does not read counts as missing (the tests read every line), and the
+/// engine then proves or searches as it would without the book.
+pub fn builtin() -> Sorted<'static> {
+    Sorted::new(BUILTIN)
+}
+
+/// A book in memory, as `pawnrace book` grows it.
+#[derive(Clone, Debug, Default)]
+pub struct Book {
+    /// The positions as written, in the order they were added.
+    written: Vec<(Position, Entry)>,
+    /// The positions written; their file mirrors are looked up by
+    /// mirroring (storing both made reading the book half again as long).
+    index: HashMap<Position, Entry>,
+}
+
+impl Book {
+    /// The proof of `pos`, or of its file mirror, mirrored back.
+    pub fn get(&self, pos: &Position) -> Option<Entry> {
+        if let Some(e) = self.index.get(pos) {
+            return Some(e.clone());
+        }
+        let width = pos.rules().width();
+        self.index
+            .get(&pos.mirror_files())
+            .map(|e| e.mirror_files(width))
+    }
+
+    /// Positions written (their mirrors not counted).
+    pub fn len(&self) -> usize {
+        self.written.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.written.is_empty()
+    }
+
+    /// The positions written, in the order they were added (their mirrors
+    /// not listed).
+    pub fn entries(&self) -> impl Iterator<Item = &(Position, Entry)> {
+        self.written.iter()
+    }
+
+    /// Adds `pos` (standing for its mirror too) unless the book has it
+    /// already, or its mirror.
+    pub fn insert(&mut self, pos: Position, entry: Entry) {
+        if self.index.contains_key(&pos) || self.index.contains_key(&pos.mirror_files()) {
+            return;
+        }
+        self.index.insert(pos, entry.clone());
+        self.written.push((pos, entry));
+    }
+
+    /// Reads the text form (see [`lines`]).
+    pub fn parse(text: &str) -> Result<Book, String> {
+        lines::parse(text)
+    }
+
+    /// The text form after `header`: one line per written position, sorted
+    /// by the position's text.
+    pub fn to_text(&self, header: &str) -> String {
+        lines::to_text(self, header)
+    }
+}
+
+impl LineTable for Book {
+    fn reserve(&mut self, entries: usize) {
+        self.written.reserve(entries);
+        self.index.reserve(entries);
+    }
+
+    fn read_entry(&mut self, line: &str) -> Result<(), String> {
+        let (pos, entry) = read_line(line)?;
+        self.insert(pos, entry);
+        Ok(())
+    }
+
+    fn entry_lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .written
+            .iter()
+            .map(|(pos, entry)| {
+                let mut line = format!("{} {} ", pos.fen(), entry.value);
+                lines::write_proof(&mut line, entry.plies, &entry.pv, &[]);
+                line
+            })
+            .collect();
+        // Each position once, so no two keys are equal.
+        out.sort_unstable_by(|a, b| position_text(a).cmp(position_text(b)));
+        out
+    }
+}
+
+/// The position's text at the start of an entry line: its first three
+/// words, as written.
+fn position_text(line: &str) -> &str {
+    let mut words = 0;
+    let mut in_word = false;
+    for (i, c) in line.char_indices() {
+        let space = c.is_whitespace();
+        if in_word && space {
+            words += 1;
+            if words == 3 {
+                return &line[..i];
+            }
+        }
+        in_word = !space;
+    }
+    line
+}
+
+/// One entry line's position and proof.
+fn read_line(line: &str) -> Result<(Position, Entry), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 6 {
+        return Err("want: <position text> win|loss|draw <plies> pv <moves>".into());
+    }
+    let pos =
+        Position::from_fen(position_text(line), RuleSet::PAWNRACE).map_err(|e| e.to_string())?;
+    let value = words[3].parse()?;
+    let proof = lines::read_proof(&words[4..], &pos, &[])?;
+    let entry = Entry {
+        value,
+        plies: proof.plies,
+        pv: proof.pv,
+    };
+    Ok((pos, entry))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Value;
+
+    #[test]
+    fn lines_round_trip_and_mirrors_answer() {
+        let text = "8/p7/8/8/8/8/4P3/8 w - win 9 pv e2e4 a7a5 e4e5 a5a4 e5e6 a4a3 e6e7 a3a2 e7e8\n";
+        let book = Book::parse(text).unwrap();
+        assert_eq!(book.to_text(""), text);
+        assert_eq!(book.len(), 1);
+        let pos = Position::from_fen("8/p7/8/8/8/8/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
+        assert_eq!(book.get(&pos).map(|e| e.plies), Some(Some(9)));
+        let mirror = book.get(&pos.mirror_files()).unwrap();
+        assert_eq!(mirror.pv[0].to_string(), "d2d4");
+        assert_eq!(Book::parse(&book.to_text("made by hand")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        for (text, what) in [
+            ("8/p7/8/8/8/8/4P3/8 w - win 5", "want:"),
+            ("8/p7/8/8/8/8/4P3/8 w - maybe 5 pv e2e4", "not win"),
+            ("8/p7/8/8/8/8/4P3/8 w - win x pv e2e4", "distance"),
+            ("8/p7/8/8/8/8/4P3/8 w - win 5 line e2e4", "where pv"),
+            ("8/p7/8/8/8/8/4P3/8 w - win 5 pv e2e5", "not legal"),
+            ("8/p7/8/8/8/8/4P3/9 w - win 5 pv e2e4", ""),
+        ] {
+            let e = Book::parse(&format!("# header\n{text}\n")).unwrap_err();
+            assert!(e.starts_with("line 2: ") && e.contains(what), "{text}: {e}");
+        }
+    }
+
+    /// The committed book loads and saves back byte for byte (so its lines
+    /// are sorted, as lookups where it lies need), and every position is
+    /// found there with its proof.
+    #[test]
+    fn the_builtin_book_round_trips_and_is_found_where_it_lies() {
+        let book = Book::parse(BUILTIN).unwrap();
+        assert_eq!(book.to_text(&lines::header(BUILTIN)), BUILTIN);
+        let builtin = builtin();
+        assert_eq!(builtin.lines().count(), book.len());
+        for (pos, entry) in &book.written {
+            assert_eq!(builtin.get(pos).as_ref(), Some(entry), "{}", pos.fen());
+        }
+    }
+
+    #[test]
+    fn the_builtin_book_parses_and_its_lines_end_as_it_says() {
+        let book = Book::parse(BUILTIN).unwrap();
+        for (pos, entry) in &book.written {
+            if entry.plies.is_none() {
+                // Decided: one move, keeping a win or a draw.
+                assert_eq!(entry.pv.len(), 1, "{}", pos.fen());
+                assert_ne!(entry.value, Value::Loss, "{}", pos.fen());
+                continue;
+            }
+            let mut at = *pos;
+            for m in &entry.pv {
+                at = at.play_unchecked(*m);
+            }
+            let outcome = at.outcome().expect("the line ends the game");
+            let winner = entry.value.winner(pos.side_to_move());
+            assert_eq!(outcome.winner, winner, "{}", pos.fen());
+            if entry.value != Value::Draw {
+                assert_eq!(Some(entry.pv.len() as u32), entry.plies, "{}", pos.fen());
+            }
+        }
+    }
+}
