@@ -17,8 +17,8 @@ fn walks_are_seeded_off_the_line_and_end_with_the_slot_to_move() {
     };
     let mut seen = 0;
     for attempt in 0..20 {
-        let a = walk(gaps("GE"), slot, attempt, 7);
-        assert_eq!(a, walk(gaps("GE"), slot, attempt, 7));
+        let a = walk(gaps("GE"), slot, attempt, (7, (1, 4)));
+        assert_eq!(a, walk(gaps("GE"), slot, attempt, (7, (1, 4))));
         if let Some((moves, pos)) = a {
             seen += 1;
             assert_eq!(pos.side_to_move(), Color::Black);
@@ -93,9 +93,10 @@ fn only_positions_without_a_proof_in_time_are_hard() {
     // A lone race: the race rules settle it at once.
     let race = Position::from_fen("8/p7/8/8/8/8/7P/8 w -", RuleSet::PAWNRACE).unwrap();
     assert!(!unproven_within(&race, 1000, 16, &stop));
-    // Four plies into AA, off every table line: millions of nodes.
+    // Five plies into AA, beyond the book (which holds every position
+    // four plies in): millions of nodes.
     let aa =
-        Position::from_fen("8/1p1pppp1/2p4p/8/8/1P1P4/2P1PPPP/8 w -", RuleSet::PAWNRACE).unwrap();
+        Position::from_fen("8/1p1pppp1/2p4p/8/3P4/1P6/2P1PPPP/8 b -", RuleSet::PAWNRACE).unwrap();
     assert!(crate::proofs::known(&aa).is_none());
     assert!(unproven_within(&aa, 1, 16, &stop));
 }
