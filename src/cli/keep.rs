@@ -27,6 +27,10 @@ pub struct KeepSetArgs {
     /// The walks' seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The walks' lengths, fewest to most plies: positions this far into
+    /// the openings.
+    #[arg(long, value_parser = parse_plies, default_value = "1-4")]
+    plies: (u32, u32),
     /// Give up on a proof after this many nodes (its move is then `unknown`).
     #[arg(long)]
     nodes: Option<u64>,
@@ -46,6 +50,18 @@ pub struct KeepSetArgs {
     /// Solver table size, MiB.
     #[arg(long = "solve-hash", default_value_t = 1024)]
     hash: usize,
+}
+
+fn parse_plies(s: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = s.split_once('-').ok_or("want LO-HI, e.g. 5-8")?;
+    let lo: u32 = lo.parse().map_err(|_| format!("'{lo}' is not a number"))?;
+    let hi: u32 = hi.parse().map_err(|_| format!("'{hi}' is not a number"))?;
+    if lo == 0 || lo >= hi {
+        return Err(format!(
+            "plies {lo}-{hi}: want 1 <= LO < HI (both sides need a length)"
+        ));
+    }
+    Ok((lo, hi))
 }
 
 pub(crate) fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -91,6 +107,7 @@ pub fn make(args: KeepSetArgs) -> ExitCode {
         },
         hard_ms: args.hard_ms,
         session_mib: SessionOptions::default().hash_mib,
+        plies: args.plies,
     };
     let mut solver = Solver::new(args.hash);
     let stop = Stop::new();
@@ -139,11 +156,17 @@ fn header(args: &KeepSetArgs) -> String {
         + &args
             .hard_ms
             .map_or(String::new(), |ms| format!(" --hard-ms {ms}"));
+    let (lo, hi) = args.plies;
+    let plies = if (lo, hi) == (1, 4) {
+        String::new()
+    } else {
+        format!(" --plies {lo}-{hi}")
+    };
     format!(
         "# The keep-rate benchmark's positions (see src/engine/keep/mod.rs): seeded random\n\
-         # walks one to four plies into every opening, off the openings table's line,\n\
+         # walks {lo} to {hi} plies into every opening, off the openings table's line,\n\
          # where the side to move holds a win or draw; every move labelled by the solver.\n\
-         # Made by: pawnrace keep-set --per-side {} --attempts {} --seed {}{limits}\n\
+         # Made by: pawnrace keep-set --per-side {} --attempts {} --seed {}{plies}{limits}\n\
          # (it resumes from this file; --shard I/N splits the work)",
         args.per_side, args.attempts, args.seed
     )

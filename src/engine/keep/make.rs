@@ -26,6 +26,9 @@ pub struct MakeOptions {
     pub hard_ms: Option<u64>,
     /// A new session's table size, MiB: the fresh solver of `hard_ms`.
     pub session_mib: usize,
+    /// The walks' lengths, fewest and most plies (the committed sets: 1
+    /// to 4).
+    pub plies: (u32, u32),
 }
 
 /// Whether the engine would have to play `pos` without a proof: the tables
@@ -48,13 +51,13 @@ pub(super) fn on_the_line(pos: &Position) -> bool {
     Openings::builtin().along_line(pos).is_some()
 }
 
-/// A random walk for `slot`: one to four plies, ending with `slot.side` to
-/// move, off the table's line and with the game still going.
+/// A random walk for `slot`: `plies.0` to `plies.1` plies, ending with
+/// `slot.side` to move, off the table's line and with the game still going.
 pub(super) fn walk(
     gaps: Gaps,
     slot: Slot,
     attempt: u32,
-    seed: u64,
+    (seed, plies): (u64, (u32, u32)),
 ) -> Option<(Vec<Move>, Position)> {
     let mut rng = Rng::new(&[
         seed,
@@ -63,11 +66,16 @@ pub(super) fn walk(
         u64::from(slot.index),
         u64::from(attempt),
     ]);
-    // White moves first: white to move after 2 or 4 plies, black after 1 or 3.
-    let plies = match slot.side {
-        Color::White => 2 + 2 * rng.below(2),
-        Color::Black => 1 + 2 * rng.below(2),
+    // White moves first: white is to move after an even number of plies.
+    let parity = match slot.side {
+        Color::White => 0,
+        Color::Black => 1,
     };
+    let lengths: Vec<u32> = (plies.0..=plies.1).filter(|p| p % 2 == parity).collect();
+    if lengths.is_empty() {
+        return None;
+    }
+    let plies = lengths[rng.below(lengths.len())];
     let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
     let mut moves = Vec::new();
     for _ in 0..plies {
@@ -135,7 +143,7 @@ pub fn make_slot(
     stop: &Stop,
 ) -> Entry {
     for attempt in 0..o.attempts {
-        let Some((moves, pos)) = walk(gaps, slot, attempt, o.seed) else {
+        let Some((moves, pos)) = walk(gaps, slot, attempt, (o.seed, o.plies)) else {
             continue;
         };
         if o.hard_ms
