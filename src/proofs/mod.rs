@@ -51,13 +51,6 @@ pub fn known(pos: &Position) -> Option<Entry> {
     known_in(pos, Openings::builtin(), |p| book::builtin().get(p))
 }
 
-/// Reads the compiled-in openings table now rather than at the first
-/// [`known`]. (The book is looked up where it lies and needs no reading;
-/// when it was read whole, 15,000 lines took the first move 25 ms.)
-pub fn warm() {
-    Openings::builtin();
-}
-
 /// [`known`] with the given openings table and book lookup.
 pub fn known_in(
     pos: &Position,

@@ -34,13 +34,8 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub fn new(max_searches: usize, stats: Arc<Stats>) -> Shared {
-        // The proof tables are read off the sessions' path, while the
-        // first commands arrive, and below the replies' priority: the
-        // book takes some 40 ms of a core to read.
-        std::thread::spawn(|| {
-            super::job_thread::yield_to_io();
-            crate::proofs::warm();
-        });
+        // The proof tables need no reading ahead: the book is looked up
+        // where it lies in the binary, and the openings table is 64 lines.
         Shared {
             scheduler: Scheduler::new(max_searches, Arc::clone(&stats)),
             stats,
