@@ -30,6 +30,15 @@ use std::ptr::NonNull;
 /// Linux's huge page on x86-64, and on aarch64 with 4 KiB pages.
 const HUGE_PAGE: usize = 2 << 20;
 
+/// Every table starts on a cache line. The allocator only aligns big
+/// blocks to 16 bytes (glibc's chunk header), so the solver's 64-byte
+/// buckets each straddled two lines: a probe that reached the bucket's
+/// last slot waited on a second fetch that its prefetch had not asked
+/// for, and that wait was two thirds of the probes' time (perf). Aligned:
+/// the same nodes, 32 decisions 2.3% faster and 32 full solves 1.5 to 3%
+/// (runs taking turns; medians 1023 and 1030 ms against 1076 and 1079).
+const CACHE_LINE: usize = 64;
+
 /// Tables from this size on are not written in when made, but left to
 /// come as touched: with huge pages one fault makes 2 MiB, so there are
 /// few, and a short search on a big table (a `go depth 1` after `Hash
@@ -70,8 +79,9 @@ pub(crate) struct ZeroedTable<T> {
 enum Origin {
     /// None at all: an empty table.
     Nothing,
-    /// The global allocator, with this layout.
-    Heap(Layout),
+    /// The global allocator: the block it gave (the table starts a little
+    /// into it, on a cache line) and its layout.
+    Heap(NonNull<u8>, Layout),
     /// A mapping of its own of this many bytes.
     Mapped(usize),
 }
@@ -106,9 +116,16 @@ impl<T> ZeroedTable<T> {
         let (ptr, origin) = match mapped {
             Some((ptr, mapped)) => (ptr, Origin::Mapped(mapped)),
             None => {
+                let align = layout.align().max(CACHE_LINE);
+                let padded =
+                    Layout::from_size_align(bytes.checked_add(align)?, layout.align()).ok()?;
                 // SAFETY: the layout has a non-zero size.
-                let ptr = NonNull::new(unsafe { alloc_zeroed(layout) })?;
-                (ptr, Origin::Heap(layout))
+                let block = NonNull::new(unsafe { alloc_zeroed(padded) })?;
+                let skip =
+                    (block.as_ptr() as usize).next_multiple_of(align) - block.as_ptr() as usize;
+                // SAFETY: `skip < align`, so the table lies inside the block.
+                let ptr = unsafe { block.add(skip) };
+                (ptr, Origin::Heap(block, padded))
             }
         };
         if bytes < LAZY_FROM {
@@ -146,10 +163,10 @@ impl<T> Drop for ZeroedTable<T> {
         let start = self.ptr.as_ptr().cast::<u8>();
         match self.origin {
             Origin::Nothing => {}
-            Origin::Heap(layout) => {
-                release(start, layout.size());
+            Origin::Heap(block, layout) => {
+                release(start, self.len * size_of::<T>());
                 // SAFETY: allocated with this layout in `new`.
-                unsafe { dealloc(start, layout) };
+                unsafe { dealloc(block.as_ptr(), layout) };
             }
             Origin::Mapped(bytes) => {
                 let emptied = release(start, bytes);
@@ -358,6 +375,9 @@ mod tests {
             // SAFETY: zero is a valid u64 and AtomicU64.
             let mut words: ZeroedTable<u64> = unsafe { ZeroedTable::new(len) }.unwrap();
             assert_eq!(words.len(), len);
+            if len > 0 {
+                assert_eq!(words.as_ptr() as usize % CACHE_LINE, 0, "{len}");
+            }
             assert!(words.iter().all(|&w| w == 0));
             words.fill(7);
             assert!(words.iter().all(|&w| w == 7));
@@ -387,7 +407,7 @@ mod tests {
         }
         // SAFETY: zero is a valid u64.
         let small: ZeroedTable<u64> = unsafe { ZeroedTable::new(HUGE_PAGE / 8) }.unwrap();
-        assert!(matches!(small.origin, Origin::Heap(_)));
+        assert!(matches!(small.origin, Origin::Heap(..)));
     }
 
     #[test]
