@@ -161,8 +161,9 @@ struct BenchArgs {
     #[arg(long)]
     keep: bool,
     /// Instead: the solver benchmark. Each position of the keep set is
-    /// solved from an empty table of --hash MiB within --budget; the
-    /// median and p90 times and the solver's speed.
+    /// solved from an empty table of --hash MiB within --budget, on
+    /// --threads (every core unless told); the median and p90 times and
+    /// the solver's speed.
     #[arg(long, conflicts_with = "keep")]
     solve: bool,
     #[command(flatten)]
@@ -186,7 +187,10 @@ fn main() -> ExitCode {
                     cases,
                     &args.solve_args,
                     parsed.common.hash,
-                    args.keep_args.threads,
+                    args.keep_args
+                        .threads
+                        .unwrap_or_else(pawnrace::solver::cores)
+                        .max(1),
                 ),
                 Err(e) => {
                     eprintln!("pawnrace bench: {e}");

@@ -183,9 +183,10 @@ pub struct KeepBenchArgs {
     /// Play only the first N positions.
     #[arg(long)]
     pub limit: Option<usize>,
-    /// Threads the engine's solver proves with.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// Threads the solver proves with. Default: with --keep one, as a
+    /// session's `Threads`; with --solve one per core, as `solve`'s.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// With --keep: the search alone within N nodes a position instead of
     /// --movetime (nothing proved, no books): the search's own picks, the
     /// same on any machine, to compare evaluations and searches.
@@ -239,10 +240,11 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
         Some(n) => Think::Nodes(n),
         None => Think::Movetime(args.movetime),
     };
+    let threads = args.threads.unwrap_or(1).max(1);
     let mut tally = Tally::default();
     let mut spoils = Vec::new();
     for (n, case) in cases.iter().enumerate() {
-        let t = keep::trial(case, hash_mib, args.threads, think);
+        let t = keep::trial(case, hash_mib, threads, think);
         let best = t.best.map_or("(none)".into(), |m| m.to_string());
         let verdict = match t.verdict {
             Verdict::Kept => "kept",
@@ -277,7 +279,7 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
     for s in &spoils {
         println!("{s}");
     }
-    println!("{} threads {}", tally.summary(think), args.threads);
+    println!("{} threads {}", tally.summary(think), threads);
     ExitCode::SUCCESS
 }
 

@@ -61,10 +61,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         nodes: args.nodes,
         movetime_ms: args.movetime,
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = args.threads.unwrap_or_else(pawnrace::solver::cores).max(1);
     if args.all_gaps {
         return all_gaps(&args, limits, threads);
     }

@@ -75,5 +75,5 @@ impl Default for ServerConfig {
 /// One search per core: searches are CPU-bound, more would only slow each
 /// other down.
 pub fn default_max_searches() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    crate::solver::cores()
 }

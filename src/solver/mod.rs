@@ -52,6 +52,12 @@ use questions::{describe, exact_score, line, terminal_score, value_score};
 use search::Ctx;
 use table::Table;
 
+/// The machine's cores: what a proof runs on when nobody says otherwise
+/// (`solve`, `bench --solve`), and the most threads anything asks for.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// What race arithmetic alone proves of `pos` for the side to move, without
 /// a search: `(Win, k)` a win within `k` plies, `(Loss, k)` a loss within
 /// `k` plies (the enemy's passer arrives by then, whatever the side to move

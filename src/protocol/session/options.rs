@@ -141,5 +141,5 @@ const MAX_MULTIPV: u32 = 32;
 
 /// The most `Threads` may ask for: the machine's cores.
 fn max_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    crate::solver::cores()
 }
