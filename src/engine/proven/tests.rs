@@ -1,0 +1,164 @@
+//! Perfect play's unit tests: the solver's share, the proof tables' lines,
+//! and what the engine plays from what the solver's table proves.
+
+use super::{MoveBounds, Proof, SEARCH_MS, from_bounds, solver_share};
+use crate::engine::time::Clock;
+use crate::engine::{Engine, Limits, Score};
+use crate::proofs::book::Book;
+use crate::proofs::known_in;
+use crate::proofs::openings::Openings;
+use crate::rules::{Position, RuleSet, parse_move};
+use crate::solver::Value;
+use crate::stop::Stop;
+
+#[test]
+fn the_search_keeps_its_time_and_the_solver_gets_the_rest() {
+    assert_eq!(solver_share(1000), 1000 - SEARCH_MS);
+    assert_eq!(solver_share(5000), 5000 - SEARCH_MS);
+    // Short moves: half, and never nothing.
+    assert_eq!(solver_share(300), 150);
+    assert_eq!(solver_share(200), 100);
+    assert_eq!(solver_share(1), 1);
+}
+
+#[test]
+fn the_table_answers_along_its_lines_only() {
+    let text = "AH white 3 pv b2b4 a7a5 b4b5\n";
+    let table = Openings::parse(text).unwrap();
+    let book = Book::default();
+    let known = |pos: &Position| known_in(pos, &table, |p| book.get(p));
+    let start = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
+    let e = known(&start).unwrap();
+    assert_eq!(
+        (e.value, e.plies, e.pv[0].to_string()),
+        (Value::Win, Some(3), "b2b4".to_string())
+    );
+    let other = Position::start(RuleSet::PAWNRACE, Some("BH".parse().unwrap())).unwrap();
+    assert!(known(&other).is_none());
+    // One ply along the line, black to move, is a loss in two.
+    let on_line = start.play_unchecked(parse_move(&start, "b2b4").unwrap());
+    let e = known(&on_line).unwrap();
+    assert_eq!(
+        (e.value, e.plies, e.pv[0].to_string()),
+        (Value::Loss, Some(2), "a7a5".to_string())
+    );
+    let off_line = start.play_unchecked(parse_move(&start, "c2c4").unwrap());
+    assert!(known(&off_line).is_none());
+}
+
+fn bounds(pos: &Position, list: &[(&str, Value, Value)]) -> Vec<MoveBounds> {
+    list.iter()
+        .map(|&(m, at_least, at_most)| MoveBounds {
+            mv: parse_move(pos, m).unwrap(),
+            at_least,
+            at_most,
+        })
+        .collect()
+}
+
+/// Without a proof of the position, single moves' proofs still count:
+/// a proven win is played, then a move proven to hold the draw, and
+/// failing both, proven-worse moves are left to one side.
+#[test]
+fn proven_wins_then_held_draws_are_played_and_worse_moves_avoided() {
+    use Value::{Draw, Loss, Win};
+    let pos = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
+    let clock = Clock::since(None);
+    let outcome = |list: &[(&str, Value, Value)]| {
+        let mut seen = Vec::new();
+        let proof = from_bounds(&pos, &bounds(&pos, list), 7, &clock, &mut |i| {
+            seen.push(i.proven)
+        });
+        match proof {
+            Proof::Search { avoid } => {
+                assert!(seen.is_empty());
+                let avoided: Vec<String> = avoid.iter().map(|m| m.to_string()).collect();
+                format!("search avoiding [{}]", avoided.join(" "))
+            }
+            Proof::Play(r) => {
+                let best = r.best.map(|m| m.to_string()).unwrap_or_default();
+                format!("play {best} {:?} {}", seen, r.score)
+            }
+        }
+    };
+    // A move that cannot beat a draw, beside moves that may still win.
+    let capped = [
+        ("b2b3", Loss, Win),
+        ("c2c3", Loss, Draw),
+        ("c2c4", Loss, Win),
+    ];
+    assert_eq!(outcome(&capped), "search avoiding []");
+    // A proven loss beside a move that may yet hold.
+    let hope = [("b2b3", Loss, Win), ("c2c3", Loss, Loss)];
+    assert_eq!(outcome(&hope), "search avoiding [c2c3]");
+    // Every move lost: none is worse than another.
+    let lost = [("b2b3", Loss, Loss), ("c2c3", Loss, Loss)];
+    assert_eq!(outcome(&lost), "search avoiding []");
+    // A proven win is played at once, announced without a distance.
+    let won = [("b2b3", Loss, Win), ("c2c3", Win, Win)];
+    assert_eq!(outcome(&won), "play c2c3 [Some((Win, None))] cp 20000");
+    // A move proven to hold the draw is played, unannounced, as level:
+    // one the win proof has not refuted before one it has.
+    let held = [
+        ("b2b3", Draw, Draw),
+        ("b2b4", Loss, Win),
+        ("c2c3", Draw, Win),
+        ("c2c4", Loss, Loss),
+    ];
+    assert_eq!(outcome(&held), "play c2c3 [None] cp 0");
+    // Only exact draws are held: one of them, rather than a guess.
+    let drawn = [
+        ("b2b3", Loss, Win),
+        ("c2c3", Draw, Draw),
+        ("c2c4", Loss, Loss),
+    ];
+    assert_eq!(outcome(&drawn), "play c2c3 [None] cp 0");
+}
+
+/// A decided book entry (AE after 1. d3 a6: a win, distance unproven) is
+/// played at once, announced as a win without a distance, and its file
+/// mirror too.
+#[test]
+fn a_decided_book_entry_is_played_without_a_distance() {
+    let pos =
+        Position::from_fen("8/1ppp1ppp/p7/8/8/3P4/1PP1PPPP/8 w -", RuleSet::PAWNRACE).unwrap();
+    let stop = Stop::new();
+    let mut engine = Engine::new(1);
+    let limits = Limits {
+        movetime_ms: Some(60_000),
+        ..Limits::default()
+    };
+    for (pos, want) in [(pos, "e2e4"), (pos.mirror_files(), "d2d4")] {
+        let mut proofs = Vec::new();
+        let r = engine.search(&pos, &limits, &stop, &mut |i| proofs.push(i.proven));
+        assert_eq!(proofs, [Some((Value::Win, None))], "{}", pos.fen());
+        assert_eq!(r.best.map(|m| m.to_string()), Some(want.into()));
+        assert_eq!(r.nodes, 0, "from the book, not a search");
+    }
+}
+
+/// A won race with the clock running: the engine proves it, says so, and
+/// plays the winning move; with only a depth it just searches.
+#[test]
+fn a_clock_buys_a_proof() {
+    // White's h-pawn needs four moves, black's a-pawn five.
+    let pos = Position::from_fen("8/p7/8/8/7P/8/8/8 w -", RuleSet::PAWNRACE).unwrap();
+    let stop = Stop::new();
+    let mut engine = Engine::new(1);
+    let mut proofs = Vec::new();
+    let limits = Limits {
+        movetime_ms: Some(2000),
+        ..Limits::default()
+    };
+    let r = engine.search(&pos, &limits, &stop, &mut |i| proofs.push(i.proven));
+    assert_eq!(proofs, [Some((Value::Win, Some(7)))]);
+    assert_eq!(r.best.map(|m| m.to_string()), Some("h4h5".into()));
+    assert_eq!(r.score, Score::Mate(4));
+    let mut proofs = Vec::new();
+    let depth = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    engine.search(&pos, &depth, &stop, &mut |i| proofs.push(i.proven));
+    assert!(proofs.iter().all(Option::is_none));
+}
