@@ -54,7 +54,13 @@ const LAZY_FROM: usize = 128 << 20;
 /// with small tables on small pages, none in sixteen runs. A timed answer
 /// that comes late costs more than a slightly slower proof. Not the
 /// kernel compacting memory for the huge pages: over 46 such runs it
-/// never did, nor reclaimed any, and no memory call took over 9 ms.
+/// never did, nor reclaimed any, and no memory call took over 9 ms. A
+/// lead not yet tested: the machines measured on are virtual, and their
+/// kernel reports free 8 MiB blocks to the host, which takes the memory
+/// back (`page_reporting.page_reporting_order=11` in `/proc/cmdline`);
+/// huge pages given back free whole blocks where small ones seldom do,
+/// and memory the host took back is slow to touch again. (Since the
+/// tables start on a cache line, part of the 6 to 8% is had anyway.)
 const MAPPED_FROM: usize = LAZY_FROM;
 
 /// Tables are written in and given back in steps of this much: the kernel
