@@ -16,8 +16,9 @@ fn the_search_keeps_its_time_and_the_solver_gets_the_rest() {
     assert_eq!(solver_share(1000), 1000 - SEARCH_MS);
     assert_eq!(solver_share(5000), 5000 - SEARCH_MS);
     // Short moves: half, and never nothing.
-    assert_eq!(solver_share(300), 150);
-    assert_eq!(solver_share(200), 100);
+    assert_eq!(solver_share(200), 200 - SEARCH_MS);
+    assert_eq!(solver_share(100), 50);
+    assert_eq!(solver_share(150), 75);
     assert_eq!(solver_share(1), 1);
 }
 
