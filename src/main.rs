@@ -187,10 +187,7 @@ fn main() -> ExitCode {
                     cases,
                     &args.solve_args,
                     parsed.common.hash,
-                    args.keep_args
-                        .threads
-                        .unwrap_or_else(pawnrace::solver::cores)
-                        .max(1),
+                    args.keep_args.threads_or(pawnrace::solver::cores),
                 ),
                 Err(e) => {
                     eprintln!("pawnrace bench: {e}");

@@ -194,6 +194,13 @@ pub struct KeepBenchArgs {
     pub search_nodes: Option<u64>,
 }
 
+impl KeepBenchArgs {
+    /// `--threads`, or `default` where it is not given; never below one.
+    pub fn threads_or(&self, default: impl FnOnce() -> usize) -> usize {
+        self.threads.unwrap_or_else(default).max(1)
+    }
+}
+
 /// The keep set's positions: the committed set, or `--set`.
 pub fn load(args: &KeepBenchArgs) -> Result<Vec<Case>, String> {
     let text = match &args.set {
@@ -240,7 +247,7 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
         Some(n) => Think::Nodes(n),
         None => Think::Movetime(args.movetime),
     };
-    let threads = args.threads.unwrap_or(1).max(1);
+    let threads = args.threads_or(|| 1);
     let mut tally = Tally::default();
     let mut spoils = Vec::new();
     for (n, case) in cases.iter().enumerate() {
