@@ -8,8 +8,11 @@
 //! bounds are ordered by those bounds in the search itself; this file
 //! orders the rest.
 
-use crate::eval::{EVAL_LIMIT, Shares, rank_counts};
-use crate::rules::{MAX_MOVES, Move, Position, Square};
+use super::relative::up;
+use super::table::Table;
+use crate::eval::score::SOLVER_WIN;
+use crate::eval::{EVAL_LIMIT, Shares, Siblings, rank_counts, threatens_win};
+use crate::rules::{MAX_MOVES, Move, MoveList, Position, Square};
 
 /// Ordering weight of each reply the opponent has: fewer replies, smaller proofs.
 const MOBILITY: i32 = 10;
@@ -71,6 +74,13 @@ fn replies(pos: &Position) -> u32 {
         + rank_counts(t.left.0)
         + rank_counts(t.right.0);
     (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
+/// The best score a node has found so far, and the move that gave it.
+#[derive(Copy, Clone)]
+pub(super) struct Best {
+    pub(super) score: i32,
+    pub(super) mv: Option<Move>,
 }
 
 /// One of a node's moves, with what ordering it needs.
@@ -147,6 +157,94 @@ impl Children {
 
     pub(super) fn iter_mut(&mut self) -> std::slice::IterMut<'_, Child> {
         self.list[..self.len].iter_mut()
+    }
+
+    /// Fills the frame with `pos`'s moves but `skip` (the table's move,
+    /// searched already), each ordered by [`quiet_key`], or last where the
+    /// opponent then wins at once. Each child's bucket is fetched first,
+    /// and its ordering score worked out while the fetches are under way:
+    /// the probes in [`Children::fold_table`] waited on memory for much of
+    /// the search's time. (Ordering only the children the table leaves
+    /// open, after the probes, ran fewer instructions but took 18% longer
+    /// a node.)
+    #[inline(always)]
+    pub(super) fn fill(
+        &mut self,
+        table: &Table,
+        pos: &Position,
+        moves: &MoveList,
+        skip: Option<Move>,
+        shares: Option<Shares>,
+    ) {
+        let us = pos.side_to_move();
+        self.clear();
+        for &m in moves.iter().filter(|&&m| Some(m) != skip) {
+            let child = pos.play_unchecked(m);
+            let key = child.hash();
+            table.prefetch(key);
+            self.push(m, child, key, threatens_win(&child, !us));
+        }
+        let mut siblings: Option<Siblings> = None;
+        for c in self.iter_mut() {
+            if c.threat {
+                // The opponent wins at once: last of all.
+                c.order = 0;
+                continue;
+            }
+            let (eval, child_shares) = siblings
+                .get_or_insert_with(|| Siblings::new(pos, shares))
+                .evaluate(&c.pos);
+            c.shares = Some(child_shares);
+            c.order = quiet_key(c.mv, &c.pos, eval);
+        }
+    }
+
+    /// Folds what the table knows of the children into their order and
+    /// caps: a cut-off without searching (enhanced transposition cut-off:
+    /// the score at or above `beta`, returned, with `best` raised to it),
+    /// moves that cannot raise alpha, and the order of the rest. `best`
+    /// rises to the best score a child is sure to give.
+    #[inline(always)]
+    pub(super) fn fold_table(&mut self, table: &Table, beta: i32, best: &mut Best) -> Option<i32> {
+        for c in self.iter_mut() {
+            let (mut child_lo, mut child_hi) = (-SOLVER_WIN, SOLVER_WIN);
+            if c.threat {
+                child_lo = SOLVER_WIN - 1;
+                child_hi = SOLVER_WIN - 1;
+            } else if let Some(hit) = table.probe(c.key) {
+                child_lo = hit.lo;
+                child_hi = hit.hi;
+            }
+            let surely = up(child_hi);
+            if surely > best.score {
+                *best = Best {
+                    score: surely,
+                    mv: Some(c.mv),
+                };
+                if surely >= beta {
+                    return Some(surely);
+                }
+            }
+            let at_most = up(child_lo);
+            c.cap = at_most;
+            c.order = if child_hi < 0 {
+                // A proven win: the shortest first.
+                (3 * KEY_LIMIT) | (surely + SOLVER_WIN) as u32
+            } else if child_lo > 0 {
+                // A proven loss: last (below every quiet key's class), in
+                // the order of the moves the table knows nothing of. Where
+                // every move loses (the losing side's nodes of a distance
+                // proof), one that holds out long enough is all the proof
+                // needs, and the evaluation finds it sooner than the moves'
+                // own order (16 full solves: 121.7 M nodes against
+                // 127.7 M; ordered by the table's bound on the loss
+                // instead, the same as the moves' order).
+                c.order
+            } else {
+                KEY_LIMIT | c.order
+            };
+        }
+        None
     }
 
     /// Highest order key first, ties in the moves' order: an insertion

@@ -6,13 +6,13 @@
 //! and the driver narrows them with null-window calls.
 
 use super::busy::Busy;
-use super::order::{Children, KEY_LIMIT, quiet_key};
+use super::order::{Best, Children};
 use super::race;
 use super::relative::{down, up};
 use super::table::Table;
 use super::{SolveLimits, SolvePhase, SolveProgress};
 use crate::eval::score::SOLVER_WIN;
-use crate::eval::{Shares, Siblings, threatens_win};
+use crate::eval::{Shares, threatens_win};
 use crate::rules::{MAX_MOVES, Move, NoMoves, Position};
 use crate::stop::Stop;
 use std::time::Instant;
@@ -201,11 +201,12 @@ impl Ctx<'_> {
         tt_move: Option<Move>,
         shares: Option<Shares>,
     ) -> i32 {
-        let us = pos.side_to_move();
         let nodes_before = self.nodes;
         let list = pos.legal_moves();
-        let mut best = -SOLVER_WIN - 1;
-        let mut best_move = None;
+        let mut best = Best {
+            score: -SOLVER_WIN - 1,
+            mv: None,
+        };
         let mut a = alpha;
         // The table's move first, on its own: when it cuts off (the usual
         // case at a node that cut off before) the other moves are never
@@ -216,11 +217,13 @@ impl Ctx<'_> {
             if self.aborted {
                 return 0;
             }
-            best = v;
-            best_move = Some(m);
+            best = Best {
+                score: v,
+                mv: Some(m),
+            };
             if v >= beta {
-                let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
-                self.table.store(key, v, hi, best_move, work);
+                let work = work_since(self.nodes, nodes_before);
+                self.table.store(key, v, hi, best.mv, work);
                 return v;
             }
             a = a.max(v);
@@ -236,137 +239,103 @@ impl Ctx<'_> {
             .take()
             .unwrap_or_else(|| Box::new(Children::new(*pos)));
         let v = 'search: {
-            let table = self.table;
-            let children = &mut *frame;
-            children.clear();
-            // Each child's bucket is fetched first, and its ordering score worked
-            // out while the fetches are under way: the probes below waited on
-            // memory for much of the search's time. (Ordering only the children
-            // the table leaves open, after the probes, ran fewer instructions but
-            // took 18% longer a node.)
-            for &m in list.iter().filter(|&&m| Some(m) != tt_move) {
-                let child = pos.play_unchecked(m);
-                let key = child.hash();
-                table.prefetch(key);
-                children.push(m, child, key, threatens_win(&child, !us));
+            frame.fill(self.table, pos, &list, tt_move, shares);
+            if let Some(cut) = frame.fold_table(self.table, beta, &mut best) {
+                self.table.store(key, cut, hi, best.mv, 0);
+                break 'search cut;
             }
-            let mut siblings: Option<Siblings> = None;
-            for c in children.iter_mut() {
-                if c.threat {
-                    // The opponent wins at once: last of all.
-                    c.order = 0;
-                    continue;
-                }
-                let (eval, child_shares) = siblings
-                    .get_or_insert_with(|| Siblings::new(pos, shares))
-                    .evaluate(&c.pos);
-                c.shares = Some(child_shares);
-                c.order = quiet_key(c.mv, &c.pos, eval);
+            frame.sort();
+            a = a.max(best.score);
+            self.search_children(&frame, beta, a, tt_move.is_some(), &mut best);
+            if self.aborted {
+                break 'search 0;
             }
-            // What the table knows of the children: a cut-off without searching
-            // (enhanced transposition cut-off), moves that cannot raise alpha, and
-            // the order of the rest.
-            for c in children.iter_mut() {
-                let (mut child_lo, mut child_hi) = (-SOLVER_WIN, SOLVER_WIN);
-                if c.threat {
-                    child_lo = SOLVER_WIN - 1;
-                    child_hi = SOLVER_WIN - 1;
-                } else if let Some(hit) = table.probe(c.key) {
-                    child_lo = hit.lo;
-                    child_hi = hit.hi;
-                }
-                let surely = up(child_hi);
-                if surely > best {
-                    best = surely;
-                    best_move = Some(c.mv);
-                    if surely >= beta {
-                        table.store(key, surely, hi, best_move, 0);
-                        break 'search surely;
-                    }
-                }
-                let at_most = up(child_lo);
-                c.cap = at_most;
-                c.order = if child_hi < 0 {
-                    // A proven win: the shortest first.
-                    (3 * KEY_LIMIT) | (surely + SOLVER_WIN) as u32
-                } else if child_lo > 0 {
-                    // A proven loss: last (below every quiet key's class), in
-                    // the order of the moves the table knows nothing of. Where
-                    // every move loses (the losing side's nodes of a distance
-                    // proof), one that holds out long enough is all the proof
-                    // needs, and the evaluation finds it sooner than the moves'
-                    // own order (16 full solves: 121.7 M nodes against
-                    // 127.7 M; ordered by the table's bound on the loss
-                    // instead, the same as the moves' order).
-                    c.order
-                } else {
-                    KEY_LIMIT | c.order
-                };
-            }
-            children.sort();
-            a = a.max(best);
-            // A helper leaves a move another thread is proving for a second
-            // pass, unless it is the first move searched here.
-            let busy = self.busy.filter(|_| self.helper);
-            let mut deferred = [0u8; MAX_MOVES];
-            let mut waiting = 0;
-            let count = children.len();
-            let mut searched = tt_move.is_some();
-            let (mut next, mut next_deferred) = (0, 0);
-            loop {
-                let (k, second_pass) = if next < count {
-                    next += 1;
-                    (next - 1, false)
-                } else if next_deferred < waiting {
-                    next_deferred += 1;
-                    (usize::from(deferred[next_deferred - 1]), true)
-                } else {
-                    break;
-                };
-                let c = frame.sorted(k);
-                let m = c.mv;
-                // The table already caps this move at or below alpha.
-                if c.cap <= a {
-                    if c.cap > best {
-                        best = c.cap;
-                        best_move = Some(m);
-                    }
-                    continue;
-                }
-                if searched && !second_pass && busy.is_some_and(|b| b.contains(c.key)) {
-                    deferred[waiting] = k as u8;
-                    waiting += 1;
-                    continue;
-                }
-                searched = true;
-                // No win in one here, so no child is decided.
-                let v = up(self.child(&c.pos, down(beta), down(a), c.shares));
-                if self.aborted {
-                    break 'search 0;
-                }
-                if v > best {
-                    best = v;
-                    best_move = Some(m);
-                    if v > a {
-                        a = v;
-                        if v >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
-            let (new_lo, new_hi) = if best <= alpha {
-                (lo, best)
-            } else if best >= beta {
-                (best, hi)
+            let work = work_since(self.nodes, nodes_before);
+            let (new_lo, new_hi) = if best.score <= alpha {
+                (lo, best.score)
+            } else if best.score >= beta {
+                (best.score, hi)
             } else {
-                (best, best)
+                (best.score, best.score)
             };
-            self.table.store(key, new_lo, new_hi, best_move, work);
-            best
+            self.table.store(key, new_lo, new_hi, best.mv, work);
+            best.score
         };
         self.frames[ply] = Some(frame);
         v
     }
+
+    /// Searches a node's sorted moves in turn (the table's move, if any,
+    /// already searched: `searched`) from `alpha` until one reaches `beta`,
+    /// raising `best`. Returns early with `self.aborted` set when a limit
+    /// ran out.
+    #[inline(always)]
+    fn search_children(
+        &mut self,
+        frame: &Children,
+        beta: i32,
+        mut alpha: i32,
+        mut searched: bool,
+        best: &mut Best,
+    ) {
+        // A helper leaves a move another thread is proving for a second
+        // pass, unless it is the first move searched here.
+        let busy = self.busy.filter(|_| self.helper);
+        let mut deferred = [0u8; MAX_MOVES];
+        let mut waiting = 0;
+        let count = frame.len();
+        let (mut next, mut next_deferred) = (0, 0);
+        loop {
+            let (k, second_pass) = if next < count {
+                next += 1;
+                (next - 1, false)
+            } else if next_deferred < waiting {
+                next_deferred += 1;
+                (usize::from(deferred[next_deferred - 1]), true)
+            } else {
+                return;
+            };
+            let c = frame.sorted(k);
+            let m = c.mv;
+            // The table already caps this move at or below alpha.
+            if c.cap <= alpha {
+                if c.cap > best.score {
+                    *best = Best {
+                        score: c.cap,
+                        mv: Some(m),
+                    };
+                }
+                continue;
+            }
+            if searched && !second_pass && busy.is_some_and(|b| b.contains(c.key)) {
+                deferred[waiting] = k as u8;
+                waiting += 1;
+                continue;
+            }
+            searched = true;
+            // No win in one here, so no child is decided.
+            let v = up(self.child(&c.pos, down(beta), down(alpha), c.shares));
+            if self.aborted {
+                return;
+            }
+            if v > best.score {
+                *best = Best {
+                    score: v,
+                    mv: Some(m),
+                };
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The effort a node took, as the table weighs entries: the bit length of
+/// the nodes searched below it.
+fn work_since(nodes: u64, before: u64) -> u8 {
+    (64 - (nodes - before).leading_zeros()) as u8
 }
