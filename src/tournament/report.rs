@@ -2,7 +2,7 @@
 //! table. Pure functions of the tally, so the layout is testable.
 
 use super::player::FaultKind;
-use super::stats::{Elo, Sprt, SprtDecision, Tally, elo};
+use super::stats::{Elo, Score, Sprt, SprtDecision, Tally, elo};
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -55,7 +55,6 @@ pub fn table(
     sprt: Option<(&Sprt, Option<(SprtDecision, f64)>)>,
 ) -> String {
     let mut out = String::new();
-    let s = &tally.score;
     let _ = writeln!(out, "Match: A = {}, B = {}", names[0], names[1]);
     let _ = writeln!(
         out,
@@ -64,6 +63,19 @@ pub fn table(
         tally.adjudicated
     );
     let _ = writeln!(out);
+    results_by_colour(&mut out, tally);
+    let _ = writeln!(out);
+    faults_and_times(&mut out, tally);
+    let _ = writeln!(out);
+    elo_lines(&mut out, &tally.score);
+    if let Some((t, decision)) = sprt {
+        sprt_lines(&mut out, tally, t, decision);
+    }
+    out
+}
+
+/// A's games, wins, draws, losses and score with white, with black and in all.
+fn results_by_colour(out: &mut String, tally: &Tally) {
     let _ = writeln!(
         out,
         "{:<10} {:>6} {:>6} {:>6} {:>6} {:>7}",
@@ -72,7 +84,7 @@ pub fn table(
     let rows = [
         ("white", &tally.by_colour[0]),
         ("black", &tally.by_colour[1]),
-        ("total", s),
+        ("total", &tally.score),
     ];
     for (label, r) in rows {
         let pct = if r.games() == 0 {
@@ -89,7 +101,10 @@ pub fn table(
             r.losses
         );
     }
-    let _ = writeln!(out);
+}
+
+/// Each engine's faults by kind, its moves and its time a move.
+fn faults_and_times(out: &mut String, tally: &Tally) {
     let mut header = format!("{:<10}", "engine");
     for k in FaultKind::ALL {
         let _ = write!(header, " {:>8}", k.name());
@@ -113,7 +128,10 @@ pub fn table(
             ms(t.max)
         );
     }
-    let _ = writeln!(out);
+}
+
+/// The Elo difference the score implies, with its interval.
+fn elo_lines(out: &mut String, s: &Score) {
     let _ = writeln!(
         out,
         "Elo difference (A - B): {}  [95%: {}]",
@@ -124,33 +142,34 @@ pub fn table(
         out,
         "  (logistic Elo from the mean score; 95% normal interval with the trinomial win/draw/loss variance)"
     );
-    if let Some((t, decision)) = sprt {
-        let (lo, hi) = t.bounds();
-        let verdict = match decision {
-            Some((SprtDecision::H1, llr)) => {
-                format!("H1 accepted (elo >= {}) at LLR {llr:.2}", t.elo1)
-            }
-            Some((SprtDecision::H0, llr)) => {
-                format!("H0 accepted (elo <= {}) at LLR {llr:.2}", t.elo0)
-            }
-            None => "no decision".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} bounds ({lo:.2}, {hi:.2}): {verdict}",
-            t.elo0,
-            t.elo1,
-            t.alpha,
-            t.beta,
-            tally.llr(t)
-        );
-        let [p0, p1, p2, p3, p4] = tally.pairs.counts;
-        let _ = writeln!(
-            out,
-            "  (game pairs by A's points, 0 1/2 1 3/2 2: {p0} {p1} {p2} {p3} {p4}; normal approximation with the pentanomial variance)"
-        );
-    }
-    out
+}
+
+/// The sequential test's state: its log-likelihood ratio, bounds and verdict.
+fn sprt_lines(out: &mut String, tally: &Tally, t: &Sprt, decision: Option<(SprtDecision, f64)>) {
+    let (lo, hi) = t.bounds();
+    let verdict = match decision {
+        Some((SprtDecision::H1, llr)) => {
+            format!("H1 accepted (elo >= {}) at LLR {llr:.2}", t.elo1)
+        }
+        Some((SprtDecision::H0, llr)) => {
+            format!("H0 accepted (elo <= {}) at LLR {llr:.2}", t.elo0)
+        }
+        None => "no decision".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} bounds ({lo:.2}, {hi:.2}): {verdict}",
+        t.elo0,
+        t.elo1,
+        t.alpha,
+        t.beta,
+        tally.llr(t)
+    );
+    let [p0, p1, p2, p3, p4] = tally.pairs.counts;
+    let _ = writeln!(
+        out,
+        "  (game pairs by A's points, 0 1/2 1 3/2 2: {p0} {p1} {p2} {p3} {p4}; normal approximation with the pentanomial variance)"
+    );
 }
 
 #[cfg(test)]
