@@ -4,8 +4,8 @@
 //! page's WebSocket traffic replayed over TCP with the same replies.
 //! Screenshots go to target/tmp/browser-test/.
 //!
-//! Without Chromium and chromedriver these tests say so and pass, unless
-//! PAWNRACE_NEED_BROWSER=1 (CI sets it and installs them).
+//! Without Chromium and chromedriver these tests fail where `CI` is set
+//! (`.ci/run` sets it and installs them) and elsewhere say SKIPPED and pass.
 
 #[path = "common/browser.rs"]
 mod browser;

@@ -412,16 +412,13 @@ fn black_to_move_first() {
 }
 
 proptest::proptest! {
-    /// Whatever the text, reading it answers games or reasons, never panics.
+    /// Whatever the text, reading it answers games or reasons, never panics:
+    /// PGN's own characters, so the reader gets past its first token, and
+    /// characters of several bytes, so that no slice cuts one.
     #[test]
-    fn reading_never_panics(text in "[\\[\\]{}()\";$%#.0-9a-hxA-Z/\\- \n*]{0,300}") {
+    fn reading_never_panics(text in "[\\[\\]{}()\";$%#.0-9a-hxA-Z/\\- \n*\u{e9}\u{2013}\u{3000}\u{1f600}]{0,300}") {
         for game in read_games(&text) {
             let _ = game.map(|g| g.moves.len());
         }
-    }
-
-    #[test]
-    fn reading_any_text_never_panics(text in "\\PC{0,200}") {
-        let _ = read_games(&text);
     }
 }

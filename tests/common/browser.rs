@@ -5,15 +5,11 @@
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Set to 1 (CI does) to make a missing browser a failure, not a skip.
-pub const NEED_BROWSER: &str = "PAWNRACE_NEED_BROWSER";
 
 /// How long a page gets to reach a state the test waits for.
 pub const PATIENCE: Duration = Duration::from_secs(60);
@@ -43,9 +39,8 @@ pub struct Browser {
 
 impl Browser {
     /// Chromium and chromedriver as Debian installs them (or as
-    /// `PAWNRACE_CHROMIUM` and `PAWNRACE_CHROMEDRIVER` name them). `None`,
-    /// with a message saying why, where they are absent and the browser
-    /// is not required.
+    /// `PAWNRACE_CHROMIUM` and `PAWNRACE_CHROMEDRIVER` name them). `None`
+    /// where they are absent outside CI (see [`crate::common::tool_missing`]).
     pub async fn start(test: &str) -> Option<Browser> {
         let named = |var: &str, names: &[&str]| match std::env::var_os(var) {
             Some(path) => Some(PathBuf::from(path)).filter(|p| p.is_file()),
@@ -59,14 +54,7 @@ impl Browser {
         let (Some(chromium), Some(driver)) = (chromium, driver) else {
             let why = "Chromium or chromedriver is not installed \
                        (Debian: apt-get install chromium chromium-driver)";
-            if std::env::var(NEED_BROWSER).is_ok_and(|v| v == "1") {
-                panic!("{test}: {why}, and {NEED_BROWSER}=1 requires them");
-            }
-            // Past the test harness's capture, so that a passing run shows it.
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED {test}: {why}; set {NEED_BROWSER}=1 to make this a failure"
-            );
+            crate::common::tool_missing(test, why);
             return None;
         };
         let profile = output_dir().join(format!("profile-{test}-{}", std::process::id()));

@@ -25,6 +25,20 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
 }
 pub const LINE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The rule for a test whose tool this machine may lack (Chromium and
+/// chromedriver, python-chess): where `CI` is set, to any value, the
+/// missing tool fails the test; elsewhere the test says `SKIPPED` on stderr,
+/// past the harness's capture so that a passing run shows it, and returns.
+pub fn tool_missing(test: &str, why: &str) {
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: {why}; CI is set, so a missing tool is a failure");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {test}: {why} (with CI set this fails)"
+    );
+}
+
 enum Input {
     Stdin(Option<ChildStdin>),
     Tcp(TcpStream),
