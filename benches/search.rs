@@ -2,7 +2,7 @@
 //! reports the time, `pawnrace bench` the node signature and speed.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pawnrace::engine::bench;
+use pawnrace::lab::bench;
 
 fn bench_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");

@@ -12,12 +12,15 @@
 //! with `engine` and `rules`. `tournament` referees matches between
 //! engine processes with `rules` (and the `solver` to adjudicate).
 //! `analysis` values every move of recorded games with the proofs and the solver.
+//! `lab` holds the offline tools above the engine: the benchmarks, the
+//! keep set and the evaluation's tuning.
 
 pub mod analysis;
 pub mod autorunner;
 pub mod chess;
 pub mod engine;
 mod eval;
+pub mod lab;
 pub mod memory;
 pub mod problems;
 pub mod proofs;

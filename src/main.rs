@@ -4,7 +4,8 @@ mod cli;
 
 use clap::{Args, Parser, Subcommand};
 use pawnrace::autorunner;
-use pawnrace::engine::{Limits, bench};
+use pawnrace::engine::Limits;
+use pawnrace::lab::bench;
 use pawnrace::problems;
 use pawnrace::protocol::SessionOptions;
 use pawnrace::rules::Color;

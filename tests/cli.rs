@@ -13,7 +13,7 @@ fn bench_reports_every_position_and_a_stable_total() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines.len(),
-        pawnrace::engine::bench::POSITIONS.len() + 1,
+        pawnrace::lab::bench::POSITIONS.len() + 1,
         "{stdout}"
     );
     assert!(

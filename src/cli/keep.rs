@@ -3,7 +3,7 @@
 //! plays the engine on them.
 
 use clap::Args;
-use pawnrace::engine::keep::{self, Case, Entry, MakeOptions, Tally, Think, Verdict};
+use pawnrace::lab::keep::{self, Case, Entry, KeepRate, MakeOptions, Think, Verdict};
 use pawnrace::protocol::SessionOptions;
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
@@ -163,7 +163,7 @@ fn header(args: &KeepSetArgs) -> String {
         format!(" --plies {lo}-{hi}")
     };
     format!(
-        "# The keep-rate benchmark's positions (see src/engine/keep/mod.rs): seeded random\n\
+        "# The keep-rate benchmark's positions (see src/lab/keep/mod.rs): seeded random\n\
          # walks {lo} to {hi} plies into every opening, off the openings table's line,\n\
          # where the side to move holds a win or draw; every move labelled by the solver.\n\
          # Made by: pawnrace keep-set --per-side {} --attempts {} --seed {}{plies}{limits}\n\
@@ -248,7 +248,7 @@ pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
         None => Think::Movetime(args.movetime),
     };
     let threads = args.threads_or(|| 1);
-    let mut tally = Tally::default();
+    let mut tally = KeepRate::default();
     let mut spoils = Vec::new();
     for (n, case) in cases.iter().enumerate() {
         let t = keep::trial(case, hash_mib, threads, think);

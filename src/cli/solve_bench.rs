@@ -9,7 +9,7 @@
 //! one that disagrees is printed `WRONG` and fails the run.
 
 use clap::Args;
-use pawnrace::engine::keep::Case;
+use pawnrace::lab::keep::Case;
 use pawnrace::rules::Position;
 use pawnrace::solver::{SolveLimits, SolvePhase, SolveProgress, Solver, Value};
 use pawnrace::stop::Stop;

@@ -4,7 +4,7 @@
 
 use super::keep::parse_shard;
 use clap::{Args, Subcommand};
-use pawnrace::engine::tune::{self, FitOptions, Line, MakeOptions};
+use pawnrace::lab::tune::{self, FitOptions, Line, MakeOptions};
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
 use std::collections::HashSet;

@@ -14,16 +14,12 @@
 //! Below the engine: `proofs` (the tables), `solver`, and `eval` (the race
 //! evaluation and the score scales, shared with the solver).
 
-pub mod bench;
 mod gaps;
-pub mod keep;
 mod proven;
 mod report;
-mod rng;
 mod search;
 mod time;
 mod tt;
-pub mod tune;
 
 pub use report::{Score, SearchInfo, SearchResult};
 pub use time::{DEFAULT_MOVE_OVERHEAD_MS, Limits};

@@ -1,7 +1,7 @@
 //! The search's static evaluation: the race evaluation's terms weighted for
 //! picking moves that keep a proven value, with pawn-structure terms the
 //! solver's ordering does without. Each term is named ([`term`]) and
-//! counted apart by [`leaf_terms`], so that tuning (`engine::tune`) can
+//! counted apart by [`leaf_terms`], so that tuning (`lab::tune`) can
 //! fit the weights; [`evaluate_leaf`] counts the same set-wise.
 
 mod terms;

@@ -27,7 +27,7 @@ const CANDIDATE: i32 = 20;
 /// The leaf evaluation's terms, each the side to move's count less the
 /// other side's (the tempo is 1): the search's leaf evaluation is their sum
 /// weighted by `LEAF_WEIGHTS`, clamped. Tuning fits the weights to
-/// positions the solver labelled (`engine::tune`), and may weigh terms the
+/// positions the solver labelled (`lab::tune`), and may weigh terms the
 /// evaluation leaves at nought.
 pub const LEAF_TERMS: usize = 21;
 

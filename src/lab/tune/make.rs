@@ -3,8 +3,8 @@
 //! would be asked about.
 
 use super::{Line, Sample};
-use crate::engine::rng::Rng;
 use crate::eval::{evaluate_leaf, threatens_win};
+use crate::lab::rng::Rng;
 use crate::rules::{Gaps, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value, race_verdict};
 use crate::stop::Stop;

@@ -2,7 +2,7 @@
 //! to the same depth with fresh tables, so the node total is a signature of
 //! the search's behaviour and changes only when the search does.
 
-use super::{Engine, Limits, SearchResult};
+use crate::engine::{Engine, Limits, SearchResult};
 use crate::rules::{Position, PositionError, RuleSet};
 use crate::stop::Stop;
 use std::time::Instant;

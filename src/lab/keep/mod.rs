@@ -27,7 +27,7 @@ mod make;
 mod trial;
 
 pub use make::{MakeOptions, label_moves, make_slot, slots, unproven_within};
-pub use trial::{Tally, Think, Trial, Verdict, trial};
+pub use trial::{KeepRate, Think, Trial, Verdict, trial};
 
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::Value;

@@ -72,9 +72,10 @@ pub fn trial(case: &Case, hash_mib: usize, threads: usize, think: Think) -> Tria
     }
 }
 
-/// A set's totals, by value.
+/// The keep rate of a set: its cases kept, spoiled and unknown, in all and
+/// by value.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
+pub struct KeepRate {
     pub cases: u32,
     pub kept: u32,
     pub spoiled: u32,
@@ -83,7 +84,7 @@ pub struct Tally {
     pub draws: (u32, u32),
 }
 
-impl Tally {
+impl KeepRate {
     pub fn add(&mut self, case: &Case, t: &Trial) {
         self.cases += 1;
         let kept = t.verdict == Verdict::Kept;

@@ -72,7 +72,7 @@ impl fmt::Display for Line {
 /// ([`made_with`]).
 pub fn header(walks: u64, o: &MakeOptions) -> String {
     format!(
-        "# Positions labelled for tuning the leaf evaluation (see src/engine/tune/mod.rs).\n\
+        "# Positions labelled for tuning the leaf evaluation (see src/lab/tune/mod.rs).\n\
          # Made by: pawnrace tune make --walks {walks} --seed {} --nodes {} --out FILE\n\
          # (it resumes from this file; --shard I/N splits the work)\n",
         o.seed,

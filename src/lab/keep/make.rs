@@ -2,7 +2,7 @@
 //! position's value and every move labelled by the solver.
 
 use super::{Case, Entry, Slot};
-use crate::engine::rng::Rng;
+use crate::lab::rng::Rng;
 use crate::proofs::openings::Openings;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
