@@ -78,16 +78,6 @@ pub struct Ending {
     pub outcome: Option<Outcome>,
 }
 
-/// The harness's colour argument: `W`/`B` as it passes them, and the
-/// spellings a person would type.
-pub fn parse_colour(text: &str) -> Result<Color, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "w" | "white" => Ok(Color::White),
-        "b" | "black" => Ok(Color::Black),
-        _ => Err(format!("'{text}' is not a colour (W or B)")),
-    }
-}
-
 /// Plays one game as `colour`: gaps first if black, then moves until the
 /// game is over or `input` ends. Only a failing stream is an error.
 pub fn run(

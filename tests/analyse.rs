@@ -29,7 +29,7 @@ fn a_pgn_game_gets_its_table_summaries_and_annotations() {
     let (ok, stdout, stderr) = common::run_binary(
         &[
             "analyse",
-            "--solve-hash",
+            "--hash",
             "16",
             "--pgn-out",
             out.to_str().unwrap(),
@@ -82,10 +82,8 @@ fn a_pgn_game_gets_its_table_summaries_and_annotations() {
         "{pgn}"
     );
     // The annotated PGN reads back to the same analysis.
-    let (ok, again, _) = common::run_binary(
-        &["analyse", "--solve-hash", "16", out.to_str().unwrap()],
-        b"",
-    );
+    let (ok, again, _) =
+        common::run_binary(&["analyse", "--hash", "16", out.to_str().unwrap()], b"");
     assert!(ok);
     assert_eq!(again, stdout);
     let _ = std::fs::remove_dir_all(dir);
@@ -101,7 +99,7 @@ fen 8/p7/8/3p4/8/3P4/7P/8 w -
 h3 a6 h4
 ";
     let (ok, stdout, stderr) = common::run_binary(
-        &["analyse", "--summary-only", "--solve-hash", "16"],
+        &["analyse", "--summary-only", "--hash", "16"],
         plain.as_bytes(),
     );
     assert!(ok, "{stderr}");
@@ -125,7 +123,7 @@ h3 a6 h4
 fn a_budget_that_runs_out_says_unknown() {
     let plain = "fen 8/p7/8/3p4/8/3P4/7P/8 w -\nh4 a5\n";
     let (ok, stdout, _) = common::run_binary(
-        &["analyse", "--nodes", "1", "--solve-hash", "1"],
+        &["analyse", "--nodes", "1", "--hash", "1"],
         plain.as_bytes(),
     );
     assert!(ok);
@@ -150,7 +148,7 @@ fn malformed_games_are_reported_and_the_rest_analysed() {
     let (ok, stdout, stderr) = common::run_binary(
         &[
             "analyse",
-            "--solve-hash",
+            "--hash",
             "16",
             file.to_str().unwrap(),
             missing.to_str().unwrap(),

@@ -39,7 +39,7 @@ fn bench_reports_every_position_and_a_stable_total() {
 
 #[test]
 fn the_solver_benchmark_times_each_position_and_sums_up() {
-    let (ok, stdout, stderr) = pawnrace(&["bench", "--solve", "--sample", "2", "--budget", "100"]);
+    let (ok, stdout, stderr) = pawnrace(&["bench", "solve", "--sample", "2", "--budget", "100"]);
     assert!(ok, "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{stdout}");
@@ -50,15 +50,19 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
     assert!(lines[1].starts_with("case 2 "), "{stdout}");
     assert!(lines[2].starts_with("solve cases 2 proved "), "{stdout}");
     assert!(lines[2].contains(" budget 100 ms"), "{stdout}");
-    let (ok, _, stderr) = pawnrace(&["bench", "--solve", "--keep"]);
-    assert!(!ok && stderr.contains("cannot be used with"), "{stderr}");
+    // Each benchmark takes only its own flags.
+    let (ok, _, stderr) = pawnrace(&["bench", "keep", "--budget", "100"]);
+    assert!(
+        !ok && stderr.contains("unexpected argument '--budget'"),
+        "{stderr}"
+    );
 }
 
 /// The search alone within a node budget: nothing proved, and the same
 /// picks on every run (a measure of the search and its evaluation).
 #[test]
 fn the_keep_benchmark_can_count_the_search_alone_in_nodes() {
-    let args = ["bench", "--keep", "--search-nodes", "3000", "--limit", "4"];
+    let args = ["bench", "keep", "--search-nodes", "3000", "--limit", "4"];
     let (ok, stdout, stderr) = pawnrace(&args);
     assert!(ok, "{stderr}");
     let cases: Vec<&str> = stdout.lines().filter(|l| l.starts_with("case ")).collect();
@@ -77,8 +81,126 @@ fn the_keep_benchmark_can_count_the_search_alone_in_nodes() {
             .collect::<Vec<_>>()
     };
     assert_eq!(picks(&stdout), picks(&again));
-    let (ok, _, stderr) = pawnrace(&["bench", "--keep", "--search-nodes", "9", "--movetime", "5"]);
+    let (ok, _, stderr) = pawnrace(&["bench", "keep", "--search-nodes", "9", "--movetime", "5"]);
     assert!(!ok && stderr.contains("cannot be used with"), "{stderr}");
+}
+
+/// `bench` alone is `bench search`: the same positions, depth and nodes.
+#[test]
+fn bench_alone_is_the_search_benchmark() {
+    let nodes = |args: &[&str]| {
+        let (ok, stdout, stderr) = pawnrace(args);
+        assert!(ok, "{stderr}");
+        let total = stdout.lines().last().unwrap_or_default().to_string();
+        assert!(total.starts_with("positions 10 depth 3 nodes "), "{total}");
+        total.split(' ').nth(5).unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        nodes(&["bench", "--depth", "3"]),
+        nodes(&["bench", "search", "--depth", "3", "--hash", "16"])
+    );
+    // Flags before a benchmark's name would be its search flags, ignored.
+    let (ok, _, stderr) = pawnrace(&["bench", "--depth", "3", "keep"]);
+    assert!(!ok && stderr.contains("cannot be used with"), "{stderr}");
+}
+
+/// The server's flags belong to the commands that serve: elsewhere they
+/// are refused with their name rather than accepted and ignored.
+#[test]
+fn server_flags_are_refused_where_nothing_serves() {
+    for args in [
+        &["perft", "3", "--max-memory", "5"][..],
+        &["duel", "--max-searches", "3", "e2", "e7", "w"],
+        &["solve", "--gaps", "AH", "--max-hash", "4"],
+        &["bench", "--max-line-length", "80"],
+    ] {
+        let flag = args.iter().find(|a| a.starts_with("--max-")).unwrap();
+        let (ok, _, stderr) = pawnrace(args);
+        assert!(!ok, "{args:?} was accepted");
+        assert!(
+            stderr.contains(&format!("unexpected argument '{flag}'")),
+            "{args:?}: {stderr}"
+        );
+    }
+    // Given before a subcommand they are the stdio server's: refused too.
+    let (ok, _, stderr) = pawnrace(&["--max-memory", "5", "perft", "3"]);
+    assert!(
+        !ok && stderr.contains("'perft' cannot be used with"),
+        "{stderr}"
+    );
+    // Where they serve, they are taken.
+    let (ok, stdout, stderr) = common::run_binary(
+        &["--max-memory", "64", "--max-hash", "8", "--hash", "4"],
+        b"isready\nquit\n",
+    );
+    assert!(ok && stdout.contains("readyok"), "{stdout}{stderr}");
+    let (_, help, _) = pawnrace(&["serve", "--help"]);
+    assert!(
+        help.contains("--max-memory") && help.contains("--hash"),
+        "{help}"
+    );
+}
+
+/// A subcommand's help lists what it uses and nothing else.
+#[test]
+fn solve_help_lists_only_what_solve_uses() {
+    let (ok, help, stderr) = pawnrace(&["solve", "--help"]);
+    assert!(ok, "{stderr}");
+    let flags: Vec<&str> = help
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.starts_with("--"))
+        .collect();
+    assert_eq!(
+        flags,
+        [
+            "--gaps",
+            "--fen",
+            "--variant",
+            "--all-gaps",
+            "--out",
+            "--movetime",
+            "--nodes",
+            "--first-move-nodes",
+            "--hash",
+            "--threads",
+            "--cache",
+        ],
+        "{help}"
+    );
+    assert!(help.contains("[default: 1024]"), "{help}");
+}
+
+/// `--hash` is the one table flag; the old `--solve-hash` is gone.
+#[test]
+fn one_table_flag_with_a_default_per_purpose() {
+    let default_of = |args: &[&str]| {
+        let (_, help, _) = pawnrace(args);
+        let at = help
+            .find("--hash <MIB>")
+            .unwrap_or_else(|| panic!("{help}"));
+        let rest = &help[at..];
+        let from = rest.find("[default: ").unwrap() + "[default: ".len();
+        rest[from..].split(']').next().unwrap().to_string()
+    };
+    for (args, mib) in [
+        (&["solve", "--help"][..], "1024"),
+        (&["book", "--help"], "1024"),
+        (&["keep-set", "--help"], "1024"),
+        (&["analyse", "--help"], "1024"),
+        (&["tune", "make", "--help"], "64"),
+        (&["book-merge", "--help"], "16"),
+        (&["bench", "--help"], "16"),
+        (&["bench", "keep", "--help"], "16"),
+        (&["bench", "solve", "--help"], "16"),
+        (&["autorunner", "--help"], "16"),
+        (&["serve", "--help"], "16"),
+        (&["--help"], "16"),
+    ] {
+        assert_eq!(default_of(args), mib, "{args:?}");
+    }
+    let (ok, _, stderr) = pawnrace(&["solve", "--gaps", "AH", "--solve-hash", "4"]);
+    assert!(!ok && stderr.contains("'--solve-hash'"), "{stderr}");
 }
 
 #[test]
@@ -120,17 +242,7 @@ fn book_grows_a_file_and_names_what_it_could_not_prove() {
     let out_arg = out.to_str().unwrap();
     // Far too small a budget for positions one ply into an opening.
     let (ok, _, err) = pawnrace(&[
-        "book",
-        "--gaps",
-        "AF",
-        "--plies",
-        "1",
-        "--nodes",
-        "1000",
-        "--solve-hash",
-        "1",
-        "--out",
-        out_arg,
+        "book", "--gaps", "AF", "--plies", "1", "--nodes", "1000", "--hash", "1", "--out", out_arg,
     ]);
     assert!(ok, "{err}");
     assert!(err.contains("not proven within the budget"), "{err}");
@@ -184,16 +296,7 @@ fn tune_labels_positions_resumably_and_fits_them() {
     let out_arg = out.to_str().unwrap();
     let make = |walks: &str| {
         pawnrace(&[
-            "tune",
-            "make",
-            "--walks",
-            walks,
-            "--nodes",
-            "200000",
-            "--solve-hash",
-            "1",
-            "--out",
-            out_arg,
+            "tune", "make", "--walks", walks, "--nodes", "200000", "--hash", "1", "--out", out_arg,
         ])
     };
     let (ok, _, err) = make("40");
@@ -242,7 +345,7 @@ fn a_solve_cache_is_made_reused_and_never_clobbered() {
             "8/ppppp3/8/8/8/8/PPPPP3/8 w -",
             "--threads",
             "1",
-            "--solve-hash",
+            "--hash",
             "4",
             "--cache",
             cache_arg,

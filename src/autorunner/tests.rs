@@ -44,19 +44,6 @@ fn pondering_fills_the_solver_while_the_opponent_thinks() {
 }
 
 #[test]
-fn colours_in_every_spelling() {
-    for text in ["W", "w", "white", "White", " W "] {
-        assert_eq!(parse_colour(text), Ok(Color::White), "{text}");
-    }
-    for text in ["B", "b", "black", "BLACK"] {
-        assert_eq!(parse_colour(text), Ok(Color::Black), "{text}");
-    }
-    for text in ["", "x", "wb", "whit"] {
-        assert!(parse_colour(text).is_err(), "{text}");
-    }
-}
-
-#[test]
 fn moves_as_bots_write_them() {
     let p = pos("8/ppppppp1/8/8/8/8/1PPPPPPP/8 w -");
     let e4 = mv("e2", "e4");

@@ -1,12 +1,13 @@
 //! `pawnrace analyse`: the exact value of every move of recorded games.
 
+use super::args::{BudgetArgs, ProofTable};
 use super::cache::CacheFile;
 use clap::Args;
 use pawnrace::analysis::read::{Game, read_games};
 use pawnrace::analysis::summary::{Tally, Totals};
 use pawnrace::analysis::{DEFAULT_MOVETIME_MS, GameAnalysis, analyse, write};
 use pawnrace::rules::Color;
-use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::solver::Solver;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,16 +46,12 @@ analysed and the exit status is 1.";
 pub struct AnalyseArgs {
     /// Files of games, PGN or the plain form (stdin when none).
     files: Vec<PathBuf>,
-    /// Solver budget per position, ms (2000 when neither this nor --nodes
-    /// is given).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Solver budget per position, nodes.
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Solver table size, MiB (one table for all the games).
-    #[arg(long = "solve-hash", default_value_t = 1024)]
-    hash: usize,
+    // The solver's budget per position (2000 ms when neither is given).
+    #[command(flatten)]
+    budget: BudgetArgs,
+    // One table for all the games.
+    #[command(flatten)]
+    table: ProofTable,
     /// Write the games as annotated PGN to this file.
     #[arg(long)]
     pgn_out: Option<PathBuf>,
@@ -69,13 +66,7 @@ pub struct AnalyseArgs {
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
-    let limits = SolveLimits {
-        nodes: args.nodes,
-        movetime_ms: match (args.movetime, args.nodes) {
-            (None, None) => Some(DEFAULT_MOVETIME_MS),
-            (ms, _) => ms,
-        },
-    };
+    let limits = args.budget.limits_or_movetime(DEFAULT_MOVETIME_MS);
     let mut failed_input = false;
     let mut inputs: Vec<(String, String)> = Vec::new();
     if args.files.is_empty() {
@@ -97,7 +88,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             }
         }
     }
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::new(args.table.mib);
     let cache = CacheFile::open("pawnrace analyse", args.cache.as_deref(), &mut solver);
     // Ctrl-C ends the analysis: what is not proven by then stays unknown,
     // and the report still comes.

@@ -1,6 +1,7 @@
 //! `pawnrace book`: grows the book of proven positions near an opening's
 //! start (`data/book.txt`), resumably.
 
+use super::args::{BudgetArgs, ProofTable};
 use super::cache::CacheFile;
 use super::progress::ProgressLine;
 use clap::Args;
@@ -8,16 +9,10 @@ use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::book::{self, Book};
 use pawnrace::proofs::openings::{Openings, Proof};
 use pawnrace::rules::{Color, Gaps, Move, Position, RuleSet};
-use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::solver::Solver;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-
-#[derive(Copy, Clone, Debug, clap::ValueEnum)]
-enum Side {
-    White,
-    Black,
-}
 
 #[derive(Args, Debug)]
 pub struct BookArgs {
@@ -36,9 +31,9 @@ pub struct BookArgs {
     plies: u32,
     /// The side whose play the book serves: its own moves follow the proofs,
     /// the other side's are all covered (default: the opening's winner by
-    /// the openings table).
-    #[arg(long, value_enum)]
-    side: Option<Side>,
+    /// the openings table): white or black.
+    #[arg(long)]
+    side: Option<Color>,
     /// Prove only the value of the side's positions and a move keeping it,
     /// not the distance (written `?`): several times cheaper, and all the
     /// engine needs to play on. The other side's positions are not proven.
@@ -50,19 +45,14 @@ pub struct BookArgs {
     /// losing moves included, as the opponent may throw the result back.
     #[arg(long)]
     every_move: bool,
-    /// Give up on a position after this many milliseconds (its subtree is
-    /// then left out).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Give up on a position after this many nodes.
-    #[arg(long)]
-    nodes: Option<u64>,
+    // A position given up on leaves its subtree out of the book.
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// The book to grow; it is read first and written after every proof.
     #[arg(long, default_value = "data/book.txt")]
     out: PathBuf,
-    /// Solver table size, MiB.
-    #[arg(long = "solve-hash", default_value_t = 1024)]
-    hash: usize,
+    #[command(flatten)]
+    table: ProofTable,
     /// Read the solver's proofs from this file first and write them back
     /// at the end (made if missing; a file that is not this build's cache
     /// is reported and left alone): runs in one opening share much.
@@ -72,57 +62,71 @@ pub struct BookArgs {
 
 pub fn run(args: BookArgs) -> ExitCode {
     let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
-    let mut book = match Book::parse(&existing) {
+    let book = match Book::parse(&existing) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("pawnrace book: {}: {e}", args.out.display());
+            eprintln!("{WHO}: {}: {e}", args.out.display());
             return ExitCode::FAILURE;
         }
     };
-    let chosen = args.side.map(|s| match s {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
-    });
-    let side = match chosen.or_else(|| winner_by_table(args.gaps)) {
-        Some(side) => side,
-        None => {
-            eprintln!(
-                "pawnrace book: {} is not a proven win in the openings table; say --side white or --side black",
-                args.gaps
-            );
-            return ExitCode::FAILURE;
-        }
+    let Some(side) = args.side.or_else(|| winner_by_table(args.gaps)) else {
+        eprintln!(
+            "{WHO}: {} is not a proven win in the openings table; say --side white or --side black",
+            args.gaps
+        );
+        return ExitCode::FAILURE;
     };
     let root = match root_after(args.gaps, &args.after) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("pawnrace book: {e}");
+            eprintln!("{WHO}: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let limits = SolveLimits {
-        nodes: args.nodes,
-        movetime_ms: args.movetime,
+    let header = header(&existing, this_run(&args, side));
+    let mut solver = Solver::new(args.table.mib);
+    let cache = CacheFile::open(WHO, args.cache.as_deref(), &mut solver);
+    let mut failed = !grow(book, &mut solver, &root, &args, side, &header);
+    if cache.is_some_and(|c| !c.save(WHO, &solver)) {
+        failed = true;
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+const WHO: &str = "pawnrace book";
+
+/// This run as the book's header records it.
+fn this_run(args: &BookArgs, side: Color) -> String {
+    let after = if args.after.trim().is_empty() {
+        String::new()
+    } else {
+        format!(" --after {}", args.after.replace(' ', ","))
     };
-    // The header names every run that grew the book, this one included.
-    let this_run = format!(
-        "run: pawnrace book --gaps {}{} --plies {} --side {}{}{}{}{} --solve-hash {}",
+    let budget = args.budget;
+    format!(
+        "run: pawnrace book --gaps {}{after} --plies {} --side {}{}{}{}{} --hash {}",
         args.gaps,
-        if args.after.trim().is_empty() {
-            String::new()
-        } else {
-            format!(" --after {}", args.after.replace(' ', ","))
-        },
         args.plies,
         side.name(),
         if args.decide { " --decide" } else { "" },
         if args.every_move { " --every-move" } else { "" },
-        args.movetime
+        budget
+            .movetime
             .map_or(String::new(), |t| format!(" --movetime {t}")),
-        args.nodes
+        budget
+            .nodes
             .map_or(String::new(), |n| format!(" --nodes {n}")),
-        args.hash
-    );
+        args.table.mib
+    )
+}
+
+/// The book's header: what its lines mean, and every run that grew it,
+/// `this_run` included.
+fn header(existing: &str, this_run: String) -> String {
     let mut runs: Vec<String> = existing
         .lines()
         .filter_map(|l| l.strip_prefix("# "))
@@ -132,23 +136,18 @@ pub fn run(args: BookArgs) -> ExitCode {
     if !runs.contains(&this_run) {
         runs.push(this_run);
     }
-    let header = format!(
+    format!(
         "Proven positions near the start of Pawn Race openings (see src/proofs/book.rs):\n\
          the position's text, then for the side to move: win|loss|draw plies pv <line>\n\
          (plies ? and a one-move line: the value and a move keeping it, the distance not proven).\n\
          Each run below resumes from this file.\n{}",
         runs.join("\n")
-    );
-    let mut solver = Solver::new(args.hash);
-    let cache = CacheFile::open("pawnrace book", args.cache.as_deref(), &mut solver);
-    // Ctrl-C ends the run between proofs' nodes: the book is still
-    // written with every proof so far, and so is the cache.
-    let stop = super::stop_on_ctrl_c("the book run");
-    let mut bar = ProgressLine::new();
-    let started = Instant::now();
-    let (mut proven, mut unknown, mut lost) = (0, 0, 0);
-    let mut failed = false;
-    let plan = book::Plan {
+    )
+}
+
+/// What the run proves, and whose moves it follows.
+fn plan(args: &BookArgs, side: Color) -> book::Plan {
+    book::Plan {
         plies: args.plies,
         side,
         proving: if args.decide {
@@ -161,71 +160,109 @@ pub fn run(args: BookArgs) -> ExitCode {
         } else {
             book::Follow::Proven
         },
+    }
+}
+
+/// Grows `book` from `root`, telling each proof on stderr and writing the
+/// book every [`SAVE_EVERY`] and at the end; whether every write worked.
+fn grow(
+    mut book: Book,
+    solver: &mut Solver,
+    root: &Position,
+    args: &BookArgs,
+    side: Color,
+    header: &str,
+) -> bool {
+    // Ctrl-C ends the run between proofs' nodes: the book is still
+    // written with every proof so far, and so is the cache.
+    let stop = super::stop_on_ctrl_c("the book run");
+    let mut run = Run {
+        bar: ProgressLine::new(),
+        started: Instant::now(),
+        counts: (0, 0, 0),
+        side,
     };
+    let mut written = true;
     let mut last_save = Instant::now();
     let mut unsaved = false;
+    let plan = plan(args, side);
+    let limits = args.budget.limits();
     book::grow(
         &mut book,
-        &mut solver,
-        &root,
+        solver,
+        root,
         &plan,
         &limits,
         &stop,
         &mut |event| {
-            let book = match event {
-                ProofEvent::Progress { progress, .. } => {
-                    bar.update("", progress);
-                    return;
-                }
-                ProofEvent::Proven { book, pos, entry } => {
-                    bar.finish();
-                    proven += 1;
-                    eprintln!(
-                        "{}: {} in {} plies ({} proven, {:.0} s in all)",
-                        pos.fen(),
-                        entry.value,
-                        entry.plies.map_or("?".into(), |p| p.to_string()),
-                        proven,
-                        started.elapsed().as_secs_f64()
-                    );
-                    book
-                }
-                ProofEvent::Lost { pos } => {
-                    bar.finish();
-                    lost += 1;
-                    eprintln!("{}: {} loses (nothing to write)", pos.fen(), side.name());
-                    return;
-                }
-                ProofEvent::Unknown { book, pos } => {
-                    bar.finish();
-                    unknown += 1;
-                    eprintln!("{}: not proven within the budget", pos.fen());
-                    book
-                }
-                ProofEvent::Opening { .. } => return,
-            };
+            let Some(book) = run.tell(event) else { return };
             unsaved = true;
             if last_save.elapsed() >= SAVE_EVERY {
-                failed |= !save("pawnrace book", &args.out, book, &header);
+                written &= save(WHO, &args.out, book, header);
                 (last_save, unsaved) = (Instant::now(), false);
             }
         },
     );
     if unsaved {
-        failed |= !save("pawnrace book", &args.out, &book, &header);
+        written &= save(WHO, &args.out, &book, header);
     }
+    let (proven, lost, unknown) = run.counts;
     eprintln!(
         "{proven} positions proven, {lost} lost, {unknown} not within the budget, {} in the book; {:.0} s",
         book.len(),
-        started.elapsed().as_secs_f64()
+        run.started.elapsed().as_secs_f64()
     );
-    if cache.is_some_and(|c| !c.save("pawnrace book", &solver)) {
-        failed = true;
-    }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    written
+}
+
+/// A book run's progress as it is told on stderr.
+struct Run {
+    bar: ProgressLine,
+    started: Instant,
+    /// Positions proven, lost and not proven within the budget.
+    counts: (usize, usize, usize),
+    side: Color,
+}
+
+impl Run {
+    /// Tells `event`; the book when the event changed it.
+    fn tell<'b>(&mut self, event: ProofEvent<'b>) -> Option<&'b Book> {
+        match event {
+            ProofEvent::Progress { progress, .. } => {
+                self.bar.update("", progress);
+                None
+            }
+            ProofEvent::Proven { book, pos, entry } => {
+                self.bar.finish();
+                self.counts.0 += 1;
+                eprintln!(
+                    "{}: {} in {} plies ({} proven, {:.0} s in all)",
+                    pos.fen(),
+                    entry.value,
+                    entry.plies.map_or("?".into(), |p| p.to_string()),
+                    self.counts.0,
+                    self.started.elapsed().as_secs_f64()
+                );
+                Some(book)
+            }
+            ProofEvent::Lost { pos } => {
+                self.bar.finish();
+                self.counts.1 += 1;
+                eprintln!(
+                    "{}: {} loses (nothing to write)",
+                    pos.fen(),
+                    self.side.name()
+                );
+                None
+            }
+            ProofEvent::Unknown { book, pos } => {
+                self.bar.finish();
+                self.counts.2 += 1;
+                eprintln!("{}: not proven within the budget", pos.fen());
+                Some(book)
+            }
+            ProofEvent::Opening { .. } => None,
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! nodes those proofs took: how far the merged positions lie beyond a
 //! move's time.
 
+use super::args::SessionTable;
 use super::book::save;
 use clap::Args;
 use pawnrace::proofs::book::Book;
@@ -29,10 +30,10 @@ pub struct MergeArgs {
     /// Prove every Nth added position again from an empty table (0: none).
     #[arg(long, default_value_t = 0)]
     check: usize,
-    /// The checks' table, emptied before each proof, MiB (16: a session's
-    /// default).
-    #[arg(long = "solve-hash", default_value_t = 16)]
-    hash: usize,
+    // The checks' table, emptied before each proof: a session's, as the
+    // engine would prove at move time.
+    #[command(flatten)]
+    table: SessionTable,
     /// Give up on a check after this many nodes (counted as unchecked).
     #[arg(long, default_value_t = 100_000_000)]
     nodes: u64,
@@ -123,7 +124,7 @@ fn check(book: &Book, added: &[Position], args: &MergeArgs) -> Result<(), ()> {
         movetime_ms: None,
     };
     let stop = super::stop_on_ctrl_c("the checks");
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::new(args.table.mib);
     let started = Instant::now();
     let mut counts = [0usize; BUCKETS.len()];
     let (mut checked, mut unchecked, mut wrong) = (0usize, 0usize, 0usize);
@@ -180,7 +181,7 @@ fn check(book: &Book, added: &[Position], args: &MergeArgs) -> Result<(), ()> {
     eprintln!(
         "checked {checked}, {wrong} wrong, {unchecked} beyond {} nodes; the values' proofs from an empty {} MiB table: {} nodes; {:.0} s",
         args.nodes,
-        args.hash,
+        args.table.mib,
         histogram.join(", "),
         started.elapsed().as_secs_f64()
     );

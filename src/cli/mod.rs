@@ -1,35 +1,38 @@
-//! The command line's subcommands beyond the protocol itself.
+//! The command line: one file per subcommand (its arguments and its run),
+//! `args` for the groups several share. main.rs only dispatches.
 
 pub mod analyse;
+pub mod args;
+pub mod autorunner;
+pub mod bench;
 pub mod book;
 pub mod book_merge;
 pub mod cache;
-pub mod keep;
+pub mod duel;
+pub mod keep_set;
 pub mod loadtest;
 pub mod match_cmd;
 pub mod perft;
+pub mod problems;
 pub mod progress;
+pub mod serve;
 pub mod solve;
-pub mod solve_bench;
 pub mod tune;
 
-use pawnrace::problems::duel;
 use pawnrace::stop::Stop;
-use std::process::ExitCode;
 use std::sync::Arc;
 
-/// `pawnrace duel e2 e7 w`: one answer, or the reason there is none.
-pub fn duel_once(query: &str) -> ExitCode {
-    match duel::parse_query(query).and_then(|(w, b, side)| duel::duel(w, b, side)) {
-        Ok(winner) => {
-            println!("{}", duel::answer_word(winner));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("pawnrace duel: {e}");
-            ExitCode::FAILURE
-        }
-    }
+/// Logs go to stderr: stdout belongs to the protocol. `default` is the
+/// level when `RUST_LOG` does not say.
+pub fn init_tracing(default: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi)
+        .with_env_filter(filter)
+        .init();
 }
 
 /// A stop flag raised by the first Ctrl-C, so that a long run (an analysis,

@@ -1,7 +1,8 @@
 //! `pawnrace perft`: move-generator counts and their speed from any position.
 
+use super::args::PositionArgs;
 use clap::Args;
-use pawnrace::rules::{Gaps, Position, Variant, perft, perft_every_leaf};
+use pawnrace::rules::{Gaps, perft, perft_every_leaf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -9,27 +10,17 @@ use std::time::Instant;
 pub struct PerftArgs {
     /// Plies to count.
     depth: u32,
-    /// Count from the start of a Pawn Race with these gaps.
-    #[arg(long, default_value = "AH", conflicts_with = "fen")]
-    gaps: Gaps,
-    /// Count from this position instead.
-    #[arg(long)]
-    fen: Option<String>,
-    /// The rules of --fen: pawnrace or mini4.
-    #[arg(long, default_value = "pawnrace")]
-    variant: Variant,
+    // Where to count from (the start of AH unless told).
+    #[command(flatten)]
+    position: PositionArgs,
     /// Make every last-ply move instead of counting the last ply in bulk.
     #[arg(long)]
     every_leaf: bool,
 }
 
 pub fn run(args: PerftArgs) -> ExitCode {
-    let rules = args.variant.rules();
-    let pos = match &args.fen {
-        Some(fen) => Position::from_fen(fen, rules),
-        None => Position::start(rules, Some(args.gaps)),
-    };
-    let pos = match pos {
+    // AH unless told: the opening the documented perft figures count.
+    let pos = match args.position.position_or(Gaps { white: 0, black: 7 }) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("pawnrace perft: {e}");

@@ -1,11 +1,12 @@
 //! `pawnrace solve`: the exact value of one position, or of every opening.
 
+use super::args::{BudgetArgs, PositionArgs, ProofTable};
 use super::cache::CacheFile;
 use super::progress::ProgressLine;
 use clap::Args;
 use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::openings::{self, Openings, Proof, ProveLimits};
-use pawnrace::rules::{Color, Gaps, Position, Variant};
+use pawnrace::rules::{Color, Gaps};
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
 use std::path::PathBuf;
@@ -14,39 +15,28 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Solve the start of a Pawn Race with these gaps (white's first, e.g. AH).
-    #[arg(long, conflicts_with_all = ["fen", "all_gaps"])]
-    gaps: Option<Gaps>,
-    /// Solve this position (see protocol.md for the text).
-    #[arg(long, conflicts_with = "all_gaps")]
-    fen: Option<String>,
-    /// The rules of --fen: pawnrace or mini4.
-    #[arg(long, default_value = "pawnrace")]
-    variant: Variant,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Prove every gap opening and write the table to --out, resuming from
     /// what the file already holds: its proven pairs are kept, and the first
     /// moves they left unsettled are tried again within --first-move-nodes.
-    #[arg(long)]
+    /// --movetime and --nodes are then each opening's.
+    #[arg(long, conflicts_with_all = ["gaps", "fen"])]
     all_gaps: bool,
     /// The openings table to write with --all-gaps.
     #[arg(long, default_value = "data/openings.txt")]
     out: PathBuf,
-    /// Give up after this many milliseconds (per opening with --all-gaps).
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Give up after this many nodes (per opening with --all-gaps).
-    #[arg(long)]
-    nodes: Option<u64>,
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// Node budget for each first move when sorting out which keep an
     /// opening's result (--all-gaps).
     #[arg(long, default_value_t = 200_000_000)]
     first_move_nodes: u64,
-    /// Solver table size, MiB.
-    #[arg(long = "solve-hash", default_value_t = 1024)]
-    hash: usize,
+    #[command(flatten)]
+    table: ProofTable,
     /// Threads to prove with (default: one per core). With --all-gaps,
     /// that many openings at once, one thread and an equal share of
-    /// --solve-hash each.
+    /// --hash each.
     #[arg(long)]
     threads: Option<usize>,
     /// Read the solver's proofs from this file first and write them back
@@ -57,28 +47,20 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
-    let limits = SolveLimits {
-        nodes: args.nodes,
-        movetime_ms: args.movetime,
-    };
+    let limits = args.budget.limits();
     let threads = args.threads.unwrap_or_else(pawnrace::solver::cores).max(1);
     if args.all_gaps {
         return all_gaps(&args, limits, threads);
     }
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::new(args.table.mib);
     solver.set_threads(threads);
-    let rules = args.variant.rules();
-    let pos = match (&args.gaps, &args.fen) {
-        (Some(g), _) => Position::start(rules, Some(*g)),
-        (None, Some(fen)) => Position::from_fen(fen, rules),
-        (None, None) => {
+    let pos = match args.position.position() {
+        Some(Ok(p)) => p,
+        None => {
             eprintln!("pawnrace solve: give --gaps XY, --fen TEXT or --all-gaps");
             return ExitCode::FAILURE;
         }
-    };
-    let pos = match pos {
-        Ok(p) => p,
-        Err(e) => {
+        Some(Err(e)) => {
             eprintln!("pawnrace solve: {e}");
             return ExitCode::FAILURE;
         }
@@ -138,7 +120,7 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
     };
     let header = header(args);
     let stop = Stop::new();
-    let hash = (args.hash / threads).max(1);
+    let hash = (args.table.mib / threads).max(1);
     let workers = openings::Workers {
         count: threads,
         solver: &|| Solver::new(hash),
@@ -220,7 +202,7 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
 }
 
 fn header(args: &SolveArgs) -> String {
-    let budget = match (args.movetime, args.nodes) {
+    let budget = match (args.budget.movetime, args.budget.nodes) {
         (None, None) => String::new(),
         (t, n) => format!(
             "{}{}",
@@ -230,9 +212,9 @@ fn header(args: &SolveArgs) -> String {
     };
     format!(
         "Pawn Race openings: the proven result of every gap pair, white to move.\n\
-         Made by: pawnrace solve --all-gaps --solve-hash {} --first-move-nodes {}{budget}\n\
+         Made by: pawnrace solve --all-gaps --hash {} --first-move-nodes {}{budget}\n\
          (it resumes from this file; see src/proofs/openings/mod.rs for the format)\n\
          gaps result plies pv <line> keep <first moves keeping the result> keep? <unsettled>",
-        args.hash, args.first_move_nodes
+        args.table.mib, args.first_move_nodes
     )
 }

@@ -2,7 +2,7 @@
 //! evaluation (resumably, in shards); `pawnrace tune fit` fits the
 //! evaluation's weights to them and prints what it found.
 
-use super::keep::parse_shard;
+use super::args::{LabelTable, parse_shard};
 use clap::{Args, Subcommand};
 use pawnrace::lab::tune::{self, FitOptions, Line, MakeOptions};
 use pawnrace::solver::{SolveLimits, Solver};
@@ -44,9 +44,8 @@ struct MakeArgs {
     /// The file to extend; read first, appended to after each walk.
     #[arg(long)]
     out: PathBuf,
-    /// Solver table size, MiB.
-    #[arg(long = "solve-hash", default_value_t = 64)]
-    hash: usize,
+    #[command(flatten)]
+    table: LabelTable,
 }
 
 #[derive(Args, Debug)]
@@ -145,7 +144,7 @@ fn make(args: MakeArgs) -> ExitCode {
         eprintln!("pawnrace tune make: {}: {e}", args.out.display());
         return ExitCode::FAILURE;
     }
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::new(args.table.mib);
     let stop = Stop::new();
     let (shard, shards) = args.shard;
     let todo: Vec<u64> = (0..args.walks)

@@ -17,7 +17,7 @@
 //! is not enough: glibc serves a freed table's addresses to the next one
 //! (its threshold for fresh mappings rises with every big free, up to
 //! 32 MiB), and pages it hands out again stay small. With a mapping of its
-//! own for every table, `bench --solve --sample 32` (a fresh 16 MiB table
+//! own for every table, `bench solve --sample 32` (a fresh 16 MiB table
 //! for each position) ran at 3.67 and 3.73 M nodes/s against 3.41 and 3.51
 //! (taking turns, the same nodes; median 1172 and 1206 ms against 1265 and
 //! 1302). But a server under load then stalled now and then: see

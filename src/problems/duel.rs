@@ -104,15 +104,10 @@ pub fn parse_query(text: &str) -> Result<(Square, Square, Color), DuelError> {
         s.parse::<Square>()
             .map_err(|e| DuelError::Syntax(e.to_string()))
     };
-    let side = match side.to_ascii_lowercase().as_str() {
-        "w" | "white" => Color::White,
-        "b" | "black" => Color::Black,
-        other => {
-            return Err(DuelError::Syntax(format!(
-                "'{other}' is not a side to move (w or b)"
-            )));
-        }
-    };
+    let side: Color = side.parse().map_err(|_| {
+        let side = side.to_ascii_lowercase();
+        DuelError::Syntax(format!("'{side}' is not a side to move (w or b)"))
+    })?;
     Ok((square(white)?, square(black)?, side))
 }
 

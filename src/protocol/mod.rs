@@ -6,4 +6,4 @@ pub mod reply;
 mod session;
 
 pub use reply::ErrorCode;
-pub use session::{Action, Job, JobDone, JobTerms, Session, SessionOptions};
+pub use session::{Action, DEFAULT_HASH_MIB, Job, JobDone, JobTerms, Session, SessionOptions};

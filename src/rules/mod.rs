@@ -20,4 +20,4 @@ pub use outcome::{Outcome, Reason};
 pub use perft::{perft, perft_divide, perft_every_leaf};
 pub use position::{Position, PositionError};
 pub use ruleset::{Gaps, NoMoves, RuleSet, RuleSetError, Variant};
-pub use square::{Bitboard, Color, ParseSquareError, Square};
+pub use square::{Bitboard, Color, ParseColorError, ParseSquareError, Square};

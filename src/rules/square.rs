@@ -54,6 +54,31 @@ impl fmt::Display for Color {
     }
 }
 
+/// A colour as people and harnesses write it: `w`, `white`, `b` or
+/// `black`, in any case, spaces around it ignored.
+impl FromStr for Color {
+    type Err = ParseColorError;
+    fn from_str(s: &str) -> Result<Color, ParseColorError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "w" | "white" => Ok(Color::White),
+            "b" | "black" => Ok(Color::Black),
+            _ => Err(ParseColorError(s.to_string())),
+        }
+    }
+}
+
+/// Text that names no colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseColorError(String);
+
+impl fmt::Display for ParseColorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a colour (w or b)", self.0)
+    }
+}
+
+impl std::error::Error for ParseColorError {}
+
 /// A square of the 8x8 layout. Whether it is on a smaller board is the rule
 /// set's business, not the square's.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -284,6 +309,20 @@ impl Not for Bitboard {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn colours_in_every_spelling() {
+        use super::Color;
+        for text in ["W", "w", "white", "White", " W "] {
+            assert_eq!(text.parse(), Ok(Color::White), "{text}");
+        }
+        for text in ["B", "b", "black", "BLACK"] {
+            assert_eq!(text.parse(), Ok(Color::Black), "{text}");
+        }
+        for text in ["", "x", "wb", "whit"] {
+            assert!(text.parse::<Color>().is_err(), "{text}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -53,7 +53,7 @@ use search::Ctx;
 use table::Table;
 
 /// The machine's cores: what a proof runs on when nobody says otherwise
-/// (`solve`, `bench --solve`), and the most threads anything asks for.
+/// (`solve`, `bench solve`), and the most threads anything asks for.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }

@@ -69,8 +69,8 @@ impl Searcher<'_> {
     /// plies), and is scored as that distance: the evaluation's own race terms
     /// guess, and miss passers that outrun pawns which are not yet behind
     /// them, en passant, and stalemates. With it the search alone kept 210
-    /// of the 256 keep-set positions at 1 M nodes against 197 (`bench
-    /// --keep --search-nodes`), and 203 at 500 K, about the time 1 M took
+    /// of the 256 keep-set positions at 1 M nodes against 197 (`bench keep
+    /// --search-nodes`), and 203 at 500 K, about the time 1 M took
     /// before: a node costs some 28% more.
     pub(super) fn settled(&mut self, pos: &Position, ply: i32, record_pv: bool) -> Option<i32> {
         if threatens_win(pos, pos.side_to_move()) {

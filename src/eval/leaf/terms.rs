@@ -11,7 +11,7 @@ use crate::rules::{Color, Position};
 
 /// The search's leaves ([`evaluate_leaf`](super::evaluate_leaf)): its picks keep a proven value
 /// most often. Against the ordering weights, the search alone (`pawnrace
-/// bench --keep --search-nodes N`) kept 181/192/197 of the 256 keep-set
+/// bench keep --search-nodes N`) kept 181/192/197 of the 256 keep-set
 /// positions at 100 K/300 K/1 M nodes where it kept 152/167/180. Each term
 /// was tried a step up and down on its own, then all together.
 const LEAF: Weights = Weights {

@@ -102,7 +102,7 @@ impl KeepRate {
         by_value.1 += 1;
     }
 
-    /// The summary line `pawnrace bench --keep` ends with.
+    /// The summary line `pawnrace bench keep` ends with.
     pub fn summary(&self, think: Think) -> String {
         let mut s = String::new();
         let pct = |a: u32, b: u32| 100.0 * f64::from(a) / f64::from(b.max(1));

@@ -31,6 +31,10 @@ use std::sync::Arc;
 /// The most time `Move Overhead` may keep back, ms.
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
+/// The table size a session starts with unless its server says otherwise,
+/// MiB: what a move at move time searches and proves with.
+pub const DEFAULT_HASH_MIB: usize = 16;
+
 /// Settings a server gives every session it starts.
 #[derive(Clone, Debug)]
 pub struct SessionOptions {
@@ -45,7 +49,7 @@ pub struct SessionOptions {
 impl Default for SessionOptions {
     fn default() -> SessionOptions {
         SessionOptions {
-            hash_mib: 16,
+            hash_mib: DEFAULT_HASH_MIB,
             max_hash_mib: 1024,
             memory: MemoryBudget::unlimited(),
         }

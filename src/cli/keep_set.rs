@@ -1,10 +1,10 @@
 //! `pawnrace keep-set` makes the keep-rate benchmark's positions
-//! (`data/keep-set.txt`), resumably and in shards; `pawnrace bench --keep`
+//! (`data/keep-set.txt`), resumably and in shards; `pawnrace bench keep`
 //! plays the engine on them.
 
+use super::args::{ProofTable, SESSION_HASH_MIB, parse_shard};
 use clap::Args;
-use pawnrace::lab::keep::{self, Case, Entry, KeepRate, MakeOptions, Think, Verdict};
-use pawnrace::protocol::SessionOptions;
+use pawnrace::lab::keep::{self, Entry, MakeOptions};
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
 use std::collections::HashSet;
@@ -12,9 +12,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// The set as committed; `--set` reads another.
-const BUILTIN: &str = include_str!("../../data/keep-set.txt");
 
 #[derive(Args, Debug)]
 pub struct KeepSetArgs {
@@ -47,9 +44,8 @@ pub struct KeepSetArgs {
     /// The set to extend; it is read first and appended to after each sample.
     #[arg(long, default_value = "data/keep-set.txt")]
     out: PathBuf,
-    /// Solver table size, MiB.
-    #[arg(long = "solve-hash", default_value_t = 1024)]
-    hash: usize,
+    #[command(flatten)]
+    table: ProofTable,
 }
 
 fn parse_plies(s: &str) -> Result<(u32, u32), String> {
@@ -64,17 +60,7 @@ fn parse_plies(s: &str) -> Result<(u32, u32), String> {
     Ok((lo, hi))
 }
 
-pub(crate) fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let (i, n) = s.split_once('/').ok_or("want I/N, e.g. 0/4")?;
-    let i: usize = i.parse().map_err(|_| format!("'{i}' is not a number"))?;
-    let n: usize = n.parse().map_err(|_| format!("'{n}' is not a number"))?;
-    if n == 0 || i >= n {
-        return Err(format!("shard {i}/{n}: want 0 <= I < N"));
-    }
-    Ok((i, n))
-}
-
-pub fn make(args: KeepSetArgs) -> ExitCode {
+pub fn run(args: KeepSetArgs) -> ExitCode {
     let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
     let done: HashSet<_> = match keep::parse_set(&existing) {
         Ok(set) => set.iter().map(Entry::key).collect(),
@@ -106,10 +92,10 @@ pub fn make(args: KeepSetArgs) -> ExitCode {
             movetime_ms: None,
         },
         hard_ms: args.hard_ms,
-        session_mib: SessionOptions::default().hash_mib,
+        session_mib: SESSION_HASH_MIB,
         plies: args.plies,
     };
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::new(args.table.mib);
     let stop = Stop::new();
     let (shard, shards) = args.shard;
     // Shards split what is left, so a resumed run spreads evenly.
@@ -170,139 +156,4 @@ fn header(args: &KeepSetArgs) -> String {
          # (it resumes from this file; --shard I/N splits the work)",
         args.per_side, args.attempts, args.seed
     )
-}
-
-#[derive(Args, Debug)]
-pub struct KeepBenchArgs {
-    /// Thinking time per position, ms.
-    #[arg(long, default_value_t = 1000)]
-    pub movetime: u64,
-    /// Read the positions from this file instead of the committed set.
-    #[arg(long)]
-    pub set: Option<PathBuf>,
-    /// Play only the first N positions.
-    #[arg(long)]
-    pub limit: Option<usize>,
-    /// Threads the solver proves with. Default: with --keep one, as a
-    /// session's `Threads`; with --solve one per core, as `solve`'s.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// With --keep: the search alone within N nodes a position instead of
-    /// --movetime (nothing proved, no books): the search's own picks, the
-    /// same on any machine, to compare evaluations and searches.
-    #[arg(long, conflicts_with = "movetime")]
-    pub search_nodes: Option<u64>,
-}
-
-impl KeepBenchArgs {
-    /// `--threads`, or `default` where it is not given; never below one.
-    pub fn threads_or(&self, default: impl FnOnce() -> usize) -> usize {
-        self.threads.unwrap_or_else(default).max(1)
-    }
-}
-
-/// The keep set's positions: the committed set, or `--set`.
-pub fn load(args: &KeepBenchArgs) -> Result<Vec<Case>, String> {
-    let text = match &args.set {
-        None => BUILTIN.to_string(),
-        Some(path) => {
-            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
-        }
-    };
-    cases_from(&text)
-}
-
-/// A keep set's positions, leaving out the slots where none was found.
-pub fn cases_from(text: &str) -> Result<Vec<Case>, String> {
-    let set = keep::parse_set(text).map_err(|e| format!("the keep set: {e}"))?;
-    Ok(set
-        .into_iter()
-        .filter_map(|e| match e {
-            Entry::Case(c) => Some(c),
-            Entry::None(..) => None,
-        })
-        .collect())
-}
-
-/// The committed keep set's positions.
-#[cfg(test)]
-pub fn builtin_cases() -> Vec<Case> {
-    cases_from(BUILTIN).expect("the committed keep set parses")
-}
-
-/// `pawnrace bench --keep`: a line per position, the spoils, the summary.
-pub fn bench(args: &KeepBenchArgs, hash_mib: usize) -> ExitCode {
-    let cases = match load(args) {
-        Ok(cases) => cases,
-        Err(e) => {
-            eprintln!("pawnrace bench: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let cases: Vec<Case> = cases
-        .into_iter()
-        .take(args.limit.unwrap_or(usize::MAX))
-        .collect();
-    let think = match args.search_nodes {
-        Some(n) => Think::Nodes(n),
-        None => Think::Movetime(args.movetime),
-    };
-    let threads = args.threads_or(|| 1);
-    let mut tally = KeepRate::default();
-    let mut spoils = Vec::new();
-    for (n, case) in cases.iter().enumerate() {
-        let t = keep::trial(case, hash_mib, threads, think);
-        let best = t.best.map_or("(none)".into(), |m| m.to_string());
-        let verdict = match t.verdict {
-            Verdict::Kept => "kept",
-            Verdict::Spoiled => "spoiled",
-            Verdict::Unknown => "unknown",
-        };
-        println!(
-            "case {} {} {} plies {} value {:?} best {best} {verdict} time {} proven {}",
-            n + 1,
-            case.gaps,
-            case.slot,
-            case.plies(),
-            case.value,
-            t.time_ms,
-            if t.proven { "yes" } else { "no" }
-        );
-        if t.verdict == Verdict::Spoiled {
-            spoils.push(format!(
-                "spoil {} {} fen {} played {best} keeps {}",
-                case.gaps,
-                case.slot,
-                case.position().fen(),
-                case.keep
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
-        }
-        tally.add(case, &t);
-    }
-    for s in &spoils {
-        println!("{s}");
-    }
-    println!("{} threads {}", tally.summary(think), threads);
-    ExitCode::SUCCESS
-}
-
-#[cfg(test)]
-mod tests {
-    /// The committed hard set (`bench --keep --set data/keep-hard.txt`)
-    /// parses, every one of its positions labelled, wins and draws both.
-    #[test]
-    fn the_committed_hard_set_parses() {
-        let cases = super::cases_from(include_str!("../../data/keep-hard.txt"))
-            .expect("data/keep-hard.txt parses");
-        assert_eq!(cases.len(), 81);
-        let draws = cases
-            .iter()
-            .filter(|c| c.value == pawnrace::solver::Value::Draw)
-            .count();
-        assert_eq!(draws, 14);
-    }
 }

@@ -1,4 +1,4 @@
-//! `pawnrace bench --solve`: how long the exact solver takes on positions a
+//! `pawnrace bench solve`: how long the exact solver takes on positions a
 //! few plies off the openings table's line (the keep set's, one to four
 //! plies into every opening), each from an empty table of the session's
 //! size, as a move-time proof would start. With `--decide`, only the value
@@ -8,6 +8,7 @@
 //! is held to the set's labels (each child solved when the set was made):
 //! one that disagrees is printed `WRONG` and fails the run.
 
+use super::super::args::{SessionTable, SetArgs};
 use clap::Args;
 use pawnrace::lab::keep::Case;
 use pawnrace::rules::Position;
@@ -18,27 +19,34 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct SolveBenchArgs {
-    /// With --solve: give up on a position after this many milliseconds
+    /// Give up on a position after this many milliseconds
     /// (it then counts as slower than every proved one).
     #[arg(long, default_value_t = 30_000)]
-    pub budget: u64,
-    /// With --solve: solve only this many positions, spread evenly over
+    budget: u64,
+    /// Solve only this many positions, spread evenly over
     /// the set (every opening's share of it, rather than the first few).
     #[arg(long)]
-    pub sample: Option<usize>,
-    /// With --solve: also give up after this many nodes, which unlike
+    sample: Option<usize>,
+    /// Also give up after this many nodes, which unlike
     /// time is the same on a busy machine.
     #[arg(long)]
-    pub nodes: Option<u64>,
-    /// With --solve: only decide each position's value with a move that
+    nodes: Option<u64>,
+    /// Only decide each position's value with a move that
     /// keeps it (what move-time play asks first), not the distance.
     #[arg(long)]
-    pub decide: bool,
-    /// With --solve: each position after its first keeping move instead,
+    decide: bool,
+    /// Each position after its first keeping move instead,
     /// the side that does not win to move (a loss, or a draw): the proofs
     /// the engine asks for when it defends.
     #[arg(long)]
-    pub after_keep: bool,
+    after_keep: bool,
+    #[command(flatten)]
+    set: SetArgs,
+    /// Threads to prove with (default: one per core, as `solve`'s).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    table: SessionTable,
 }
 
 /// One position's proof.
@@ -52,8 +60,16 @@ struct Timed {
     decided: Option<u64>,
 }
 
-pub fn run(cases: Vec<Case>, args: &SolveBenchArgs, hash_mib: usize, threads: usize) -> ExitCode {
-    let cases = spread(cases, args.sample);
+pub fn run(args: &SolveBenchArgs) -> ExitCode {
+    let cases = match super::keep_set(&args.set) {
+        Ok(cases) => spread(cases, args.sample),
+        Err(e) => {
+            eprintln!("pawnrace bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let hash_mib = args.table.mib;
+    let threads = args.threads.unwrap_or_else(pawnrace::solver::cores).max(1);
     let stop = Stop::new();
     let limits = SolveLimits {
         nodes: args.nodes,
@@ -206,7 +222,7 @@ mod tests {
 
     #[test]
     fn after_keep_asks_the_losing_side_of_the_same_proof() {
-        let cases = crate::cli::keep::builtin_cases();
+        let cases = crate::cli::bench::builtin_cases();
         let case = cases.iter().find(|c| c.value == Value::Win).unwrap();
         let (pos, value) = question(case, false);
         assert_eq!((pos, value), (case.position(), Value::Win));

@@ -1,0 +1,130 @@
+//! Argument groups that several subcommands share, so that a flag means
+//! the same thing, with the same help, wherever it is given.
+
+use clap::Args;
+use pawnrace::rules::{Gaps, Position, PositionError, Variant};
+use pawnrace::solver::SolveLimits;
+use std::path::PathBuf;
+
+/// Table size for what a move at move time gets: a session's engine, and
+/// the benchmarks and tools that measure or check move-time play.
+pub const SESSION_HASH_MIB: usize = pawnrace::protocol::DEFAULT_HASH_MIB;
+/// Table size for the offline proofs (openings, book, keep set, analysis):
+/// long solves that live on their table.
+pub const PROOF_HASH_MIB: usize = 1024;
+/// Table size for labelling tuning positions: many small solves of a
+/// million nodes or so each, where a bigger table buys nothing.
+pub const LABEL_HASH_MIB: usize = 64;
+
+/// `--hash`: the one table flag, the same name and help everywhere, with
+/// the default of the purpose (one of the constants above). A type per
+/// purpose rather than one generic over the default: clap's derive keeps a
+/// default's text in one static per impl, which every instance of a
+/// generic would share.
+macro_rules! table_args {
+    ($(#[$doc:meta] $name:ident = $default:expr;)*) => {$(
+        #[$doc]
+        #[derive(Args, Clone, Copy, Debug)]
+        pub struct $name {
+            /// Size of each table the command searches with, MiB: the
+            /// search's transposition table and the exact solver's, or the
+            /// solver's alone where nothing else searches.
+            #[arg(long = "hash", value_name = "MIB", default_value_t = $default)]
+            pub mib: usize,
+        }
+    )*};
+}
+
+table_args! {
+    /// A session's engine, or a tool measuring move-time play.
+    SessionTable = SESSION_HASH_MIB;
+    /// An offline proof.
+    ProofTable = PROOF_HASH_MIB;
+    /// Labelling tuning positions.
+    LabelTable = LABEL_HASH_MIB;
+}
+
+/// `--gaps`, `--fen`, `--variant`: the position a command starts from.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// The start of a Pawn Race with these gaps (white's first, e.g. AH).
+    #[arg(long, conflicts_with = "fen")]
+    pub gaps: Option<Gaps>,
+    /// This position instead (see protocol.md for the text).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The rules of --fen: pawnrace or mini4.
+    #[arg(long, default_value = "pawnrace")]
+    pub variant: Variant,
+}
+
+impl PositionArgs {
+    /// The position asked for; `None` where neither --gaps nor --fen is
+    /// given.
+    pub fn position(&self) -> Option<Result<Position, PositionError>> {
+        let rules = self.variant.rules();
+        match (&self.fen, self.gaps) {
+            (Some(fen), _) => Some(Position::from_fen(fen, rules)),
+            (None, Some(gaps)) => Some(Position::start(rules, Some(gaps))),
+            (None, None) => None,
+        }
+    }
+
+    /// The position asked for, or the start of `default` gaps.
+    pub fn position_or(&self, default: Gaps) -> Result<Position, PositionError> {
+        self.position()
+            .unwrap_or_else(|| Position::start(self.variant.rules(), Some(default)))
+    }
+}
+
+/// `--movetime`, `--nodes`: when a proof gives up.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct BudgetArgs {
+    /// Give up on a position after this many milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Give up on a position after this many nodes.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+}
+
+impl BudgetArgs {
+    /// The solver's limits, unbounded where nothing is given.
+    pub fn limits(&self) -> SolveLimits {
+        SolveLimits {
+            nodes: self.nodes,
+            movetime_ms: self.movetime,
+        }
+    }
+
+    /// The solver's limits, `movetime_ms` where neither flag is given.
+    pub fn limits_or_movetime(&self, movetime_ms: u64) -> SolveLimits {
+        match (self.movetime, self.nodes) {
+            (None, None) => SolveLimits {
+                nodes: None,
+                movetime_ms: Some(movetime_ms),
+            },
+            _ => self.limits(),
+        }
+    }
+}
+
+/// `--set`: the keep set the keep and solver benchmarks read.
+#[derive(Args, Debug)]
+pub struct SetArgs {
+    /// Read the positions from this file instead of the committed keep set.
+    #[arg(long, value_name = "FILE")]
+    pub set: Option<PathBuf>,
+}
+
+/// `--shard I/N`: of the work left, every N-th item starting at I, so that
+/// shards run in parallel and their files are merged afterwards.
+pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (i, n) = s.split_once('/').ok_or("want I/N, e.g. 0/4")?;
+    let i: usize = i.parse().map_err(|_| format!("'{i}' is not a number"))?;
+    let n: usize = n.parse().map_err(|_| format!("'{n}' is not a number"))?;
+    if n == 0 || i >= n {
+        return Err(format!("shard {i}/{n}: want 0 <= I < N"));
+    }
+    Ok((i, n))
+}
