@@ -14,6 +14,8 @@
 //! `analysis` values every move of recorded games with the proofs and the solver.
 //! `lab` holds the offline tools above the engine: the benchmarks, the
 //! keep set and the evaluation's tuning.
+//! `rng` (a seeded generator) depends on nothing; `testkit`, for tests
+//! only, sits on top of everything.
 
 pub mod analysis;
 pub mod autorunner;
@@ -25,8 +27,11 @@ pub mod memory;
 pub mod problems;
 pub mod proofs;
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod server;
 pub mod solver;
 pub mod stop;
+#[doc(hidden)]
+pub mod testkit;
 pub mod tournament;

@@ -7,6 +7,7 @@ mod common;
 
 use common::{StdioProcess, wait_exit};
 use pawnrace::rules::{Color, Gaps, Move, Position, RuleSet, parse_move, san};
+use pawnrace::testkit::Rng;
 use std::time::Duration;
 
 /// Small enough to keep a whole game around a second.
@@ -29,19 +30,6 @@ struct Played {
     junk_sent: usize,
 }
 
-/// A small deterministic generator, so a failing game can be replayed.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 fn is_en_passant(pos: &Position, m: Move) -> bool {
     m.is_capture() && pos.pawn_at(m.to).is_none()
 }
@@ -50,7 +38,7 @@ fn is_en_passant(pos: &Position, m: Move) -> bool {
 /// case under test); often a step onto its fifth rank, where pawnrace's
 /// double steps can be taken en passant, or a double step that pawnrace can
 /// take en passant; otherwise any move.
-fn choose(pos: &Position, rng: &mut Lcg) -> Move {
+fn choose(pos: &Position, rng: &mut Rng) -> Move {
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
     if let Some(m) = moves.iter().find(|m| is_en_passant(pos, **m)) {
         return *m;
@@ -116,7 +104,7 @@ fn play(arg: &str, limits: &[&str], pawnrace: Color, our_gaps: &str, seed: u64) 
     args.extend_from_slice(limits);
     let mut process = StdioProcess::spawn_with_env(&args, QUIET);
     let peer = &process.peer;
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(&[seed]);
     let mut junk_sent = 0;
     let gaps: Gaps = match pawnrace {
         Color::Black => {

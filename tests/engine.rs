@@ -4,10 +4,10 @@
 use pawnrace::engine::{Engine, Limits, Score, SearchInfo, SearchResult};
 use pawnrace::rules::{Color, Gaps, Move, NoMoves, Position, RuleSet};
 use pawnrace::stop::Stop;
+use pawnrace::testkit::Rng;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::Rng;
 
 fn fen(text: &str) -> Position {
     Position::from_fen(text, RuleSet::PAWNRACE).unwrap()
@@ -80,7 +80,7 @@ fn avoids_a_loss_in_one() {
 
 #[test]
 fn respects_depth_and_reports_every_iteration() {
-    let pos = random_start(&mut Rng(7));
+    let pos = random_start(&mut Rng::new(&[7]));
     let mut e = Engine::new(4);
     let mut depths = Vec::new();
     let r = e.search(&pos, &depth(5), &Stop::new(), &mut |i: &SearchInfo| {
@@ -93,7 +93,7 @@ fn respects_depth_and_reports_every_iteration() {
 
 #[test]
 fn respects_the_node_limit() {
-    let pos = random_start(&mut Rng(11));
+    let pos = random_start(&mut Rng::new(&[11]));
     for nodes in [1, 10, 1_000, 20_000] {
         let mut e = Engine::new(4);
         let r = search(
@@ -111,7 +111,7 @@ fn respects_the_node_limit() {
 
 #[test]
 fn is_deterministic_without_time_limits() {
-    let pos = random_start(&mut Rng(3));
+    let pos = random_start(&mut Rng::new(&[3]));
     let run = || {
         let mut e = Engine::new(4);
         let r = search(&mut e, &pos, &depth(6));
@@ -122,7 +122,7 @@ fn is_deterministic_without_time_limits() {
 
 #[test]
 fn a_raised_stop_flag_returns_promptly_with_a_legal_move() {
-    let pos = random_start(&mut Rng(5));
+    let pos = random_start(&mut Rng::new(&[5]));
     let mut e = Engine::new(4);
     let stop = Stop::raised();
     let r = e.search(
@@ -159,7 +159,7 @@ fn infinite_waits_for_stop_even_after_a_proof() {
 
 #[test]
 fn movetime_and_clocks_are_kept() {
-    let pos = random_start(&mut Rng(9));
+    let pos = random_start(&mut Rng::new(&[9]));
     let mut e = Engine::new(4);
     for limits in [
         Limits {
@@ -189,7 +189,7 @@ fn movetime_and_clocks_are_kept() {
 
 #[test]
 fn never_returns_an_illegal_move() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(&[0x9E37_79B9_7F4A_7C15]);
     let mut e = Engine::new(2);
     let mut searched = 0;
     for _ in 0..200 {
@@ -240,7 +240,7 @@ fn mini4_start_is_a_white_win_in_eleven_plies() {
     assert!(r.depth <= 12, "{}", r.depth);
     // And the engine can play it out against any defence.
     let mut p = pos;
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(&[42]);
     while p.outcome().is_none() {
         let m = if p.side_to_move() == Color::White {
             search(&mut e, &p, &depth(12)).best.unwrap()
@@ -277,7 +277,7 @@ fn choose_gaps_picks_a_pair_and_stops() {
 
 #[test]
 fn beats_a_random_mover_every_game() {
-    let mut rng = Rng(2024);
+    let mut rng = Rng::new(&[2024]);
     let mut e = Engine::new(8);
     for game in 0..24 {
         let mut pos = random_start(&mut rng);

@@ -6,6 +6,7 @@
 mod common;
 
 use common::{Peer, Recv, ServerProcess, StdioProcess, wait_exit};
+use pawnrace::testkit::Rng;
 use std::time::Duration;
 
 const LINES: usize = 10_000;
@@ -89,7 +90,7 @@ const WORDS: &[&str] = &[
 ];
 
 fn script(seed: u64) -> (Vec<u8>, usize) {
-    let mut rng = common::Rng(seed);
+    let mut rng = Rng::new(&[seed]);
     let mut bytes = Vec::new();
     let mut expected = 0;
     for _ in 0..LINES {

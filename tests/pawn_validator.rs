@@ -5,6 +5,7 @@
 use pawnrace::chess::{Game, Invalid, Move, PieceKind, PlayError, Square, Variant};
 use pawnrace::problems::pawn_validator::{self, first_incorrect};
 use pawnrace::rules::{Color, Gaps, Position, RuleSet};
+use pawnrace::testkit::Rng;
 use std::collections::BTreeSet;
 
 mod common;
@@ -171,22 +172,6 @@ fn a_bad_count_or_missing_games_are_noted_and_what_is_there_answered() {
     );
 }
 
-/// A tiny xorshift generator: reproducible random games without a crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn chess_square(sq: pawnrace::rules::Square) -> Square {
     Square::new(sq.file(), sq.rank())
 }
@@ -224,7 +209,7 @@ fn layout(pos: &Position) -> String {
 /// passant aside: the validators have none), same board after each move.
 #[test]
 fn pawn_moves_agree_with_the_bitboard_rules() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(&[0x9E37_79B9_7F4A_7C15]);
     let mut compared = 0;
     for _ in 0..400 {
         let gaps = Gaps {

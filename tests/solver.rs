@@ -2,86 +2,12 @@
 //! on small positions of three rule sets, known results, colour mirroring,
 //! the lines it returns, and its budgets.
 
-use pawnrace::rules::{Bitboard, Color, NoMoves, Position, RuleSet, Square};
+use pawnrace::rules::{Position, RuleSet};
 use pawnrace::solver::{Solution, SolveLimits, Solver, Value};
 use pawnrace::stop::Stop;
+use pawnrace::testkit::{Rng, minimax, random_position, small_rule_sets};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
-
-mod common;
-use common::Rng;
-
-/// Value and distance by full-width minimax, memoised: the winner takes the
-/// shortest win, the loser the longest loss. Draws carry no distance.
-fn minimax(pos: &Position, memo: &mut HashMap<Position, (Value, u32)>) -> (Value, u32) {
-    if let Some(&v) = memo.get(pos) {
-        return v;
-    }
-    let result = if pos.is_decided() {
-        (Value::Loss, 0)
-    } else {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            match pos.rules().no_moves() {
-                NoMoves::Draw => (Value::Draw, 0),
-                NoMoves::Loss => (Value::Loss, 0),
-            }
-        } else {
-            let children: Vec<(Value, u32)> = moves
-                .iter()
-                .map(|m| minimax(&pos.play_unchecked(*m), memo))
-                .collect();
-            let win = children
-                .iter()
-                .filter(|c| c.0 == Value::Loss)
-                .map(|c| c.1)
-                .min();
-            if let Some(k) = win {
-                (Value::Win, k + 1)
-            } else if children.iter().any(|c| c.0 == Value::Draw) {
-                (Value::Draw, 0)
-            } else {
-                (
-                    Value::Loss,
-                    children.iter().map(|c| c.1).max().unwrap_or(0) + 1,
-                )
-            }
-        }
-    };
-    memo.insert(*pos, result);
-    result
-}
-
-/// A random legal position with up to `max` pawns a side, home squares
-/// favoured, then up to two random moves so that en passant squares and
-/// stalemates turn up.
-fn random_position(rng: &mut Rng, rules: RuleSet, max: u64) -> Option<Position> {
-    let mut pawns = [Bitboard::EMPTY; 2];
-    for color in Color::BOTH {
-        let area: Vec<Square> = rules.pawn_area(color).collect();
-        let home: Vec<Square> = (Bitboard::rank(rules.home_rank(color)) & rules.board()).collect();
-        for _ in 0..=rng.below(max as usize) {
-            let sq = if rng.below(3) == 0 {
-                home[rng.below(home.len())]
-            } else {
-                area[rng.below(area.len())]
-            };
-            if !(pawns[0] | pawns[1]).has(sq) {
-                pawns[color.index()] |= sq.bb();
-            }
-        }
-    }
-    let side = [Color::White, Color::Black][rng.below(2)];
-    let mut pos = Position::new(rules, pawns[0], pawns[1], side, None).ok()?;
-    for _ in 0..rng.below(3) {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos = pos.play_unchecked(moves[rng.below(moves.len())]);
-    }
-    Some(pos)
-}
 
 fn solve(solver: &mut Solver, pos: &Position) -> Solution {
     solver
@@ -108,29 +34,20 @@ fn check_line(pos: &Position, s: &Solution) {
     );
 }
 
-fn rule_sets() -> [(RuleSet, u64, usize); 3] {
-    [
-        (RuleSet::PAWNRACE, 3, 250),
-        (RuleSet::MINI4, 4, 250),
-        (
-            RuleSet::new(5, 6, 1, true, true, true, NoMoves::Draw).expect("rules"),
-            3,
-            250,
-        ),
-    ]
-}
+/// Random positions tried per small rule set.
+const COUNT: usize = 250;
 
 #[test]
 fn agrees_with_minimax_on_random_small_positions() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(&[0x9E37_79B9_7F4A_7C15]);
     let mut seen_ep = 0;
     let mut seen = HashMap::new();
-    for (rules, max, count) in rule_sets() {
+    for (rules, max) in small_rule_sets() {
         let mut memo = HashMap::new();
         // A small table, reused across positions: stale entries must not lie.
         let mut solver = Solver::new(1);
         let mut tried = 0;
-        while tried < count {
+        while tried < COUNT {
             let Some(pos) = random_position(&mut rng, rules, max) else {
                 continue;
             };
@@ -152,11 +69,11 @@ fn agrees_with_minimax_on_random_small_positions() {
 
 #[test]
 fn mirrored_positions_have_the_same_solution() {
-    let mut rng = Rng(0x0123_4567_89AB_CDEF);
-    for (rules, max, count) in rule_sets() {
+    let mut rng = Rng::new(&[0x0123_4567_89AB_CDEF]);
+    for (rules, max) in small_rule_sets() {
         let mut solver = Solver::new(1);
         let mut tried = 0;
-        while tried < count / 4 {
+        while tried < COUNT / 4 {
             let Some(pos) = random_position(&mut rng, rules, max) else {
                 continue;
             };

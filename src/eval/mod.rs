@@ -250,8 +250,8 @@ pub fn threatens_win(pos: &Position, color: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Bitboard;
     use crate::rules::{Gaps, RuleSet};
+    use crate::testkit::{Rng, random_pawns};
 
     fn fen(text: &str) -> Position {
         Position::from_fen(text, RuleSet::PAWNRACE).unwrap()
@@ -280,37 +280,21 @@ mod tests {
         (value, passer, fastest)
     }
 
-    /// A xorshift generator from `seed`, for random positions in tests.
-    pub(super) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
+    /// Pawns a side for the random placements of these tests: up to two
+    /// ranks' worth, so that pawns block, guard and capture each other.
+    pub(super) fn crowded(rules: RuleSet) -> usize {
+        2 * rules.width() as usize
     }
 
-    /// Random pawns for each side of `rules`, about a quarter of each
-    /// side's squares short of its goal, none on the same square.
-    pub(super) fn random_pawns(
-        next: &mut impl FnMut() -> u64,
-        rules: RuleSet,
-    ) -> (Bitboard, Bitboard) {
-        let area = |c: Color| rules.pawn_area(c).0 & !rules.goal(c).0;
-        let white = Bitboard(next() & next() & area(Color::White));
-        let black = Bitboard(next() & next() & area(Color::Black) & !white.0);
-        (white, black)
-    }
-
-    /// The positions of `draws` random pawn placements ([`random_pawns`])
-    /// on each of the 8x8 and 4x4 boards, with each of `sides` to move
-    /// (placements that make no legal position left out).
+    /// The positions of `draws` random pawn placements ([`random_pawns`],
+    /// [`crowded`]) on each of the 8x8 and 4x4 boards, with each of `sides`
+    /// to move (placements that make no legal position left out).
     pub(super) fn random_positions(seed: u64, draws: usize, sides: &[Color]) -> Vec<Position> {
-        let mut next = xorshift(seed);
+        let mut rng = Rng::new(&[seed]);
         let mut out = Vec::new();
         for rules in [RuleSet::PAWNRACE, RuleSet::MINI4] {
             for _ in 0..draws {
-                let (white, black) = random_pawns(&mut next, rules);
+                let [white, black] = random_pawns(&mut rng, rules, crowded(rules));
                 out.extend(
                     sides
                         .iter()

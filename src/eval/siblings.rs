@@ -152,8 +152,9 @@ pub(super) fn evaluate_shares(pos: &Position) -> (i32, Shares) {
 mod tests {
     use super::*;
     use crate::eval::evaluate;
-    use crate::eval::tests::{random_pawns, xorshift};
+    use crate::eval::tests::crowded;
     use crate::rules::{Gaps, RuleSet};
+    use crate::testkit::{Rng, random_position};
 
     /// Every child of `node` scores through [`Siblings`] as it does alone,
     /// and so do its children through the shares handed down; returns how
@@ -185,16 +186,10 @@ mod tests {
             let p = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
             compared += siblings_agree(&p, None, 3);
         }
-        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut rng = Rng::new(&[0x2545_F491_4F6C_DD1D]);
         for rules in [RuleSet::PAWNRACE, RuleSet::MINI4] {
             for _ in 0..3000 {
-                let (white, black) = random_pawns(&mut next, rules);
-                let side = if next() & 1 == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let Ok(p) = Position::new(rules, white, black, side, None) else {
+                let Some(p) = random_position(&mut rng, rules, crowded(rules)) else {
                     continue;
                 };
                 if p.is_decided() || p.targets().is_empty() {

@@ -7,10 +7,11 @@
 //! - `keep`: the keep-rate benchmark's positions and the engine's trial on
 //!   each;
 //! - `tune`: labelled positions and the fit of the leaf evaluation's
-//!   weights;
-//! - `rng`: the seeded walks' generator that `keep` and `tune` share.
+//!   weights.
+//!
+//! Their walks' seeded generator is the crate's `rng`, which the tests use
+//! too.
 
 pub mod bench;
 pub mod keep;
-mod rng;
 pub mod tune;

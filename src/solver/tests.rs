@@ -1,122 +1,32 @@
 //! The solver's internals against a memoised full-width minimax.
 
 use super::*;
-use crate::rules::{Bitboard, Color, NoMoves, RuleSet, Square};
+use crate::rules::RuleSet;
+use crate::testkit::{Rng, minimax, random_position, small_rule_sets};
 use std::collections::HashMap;
 
-/// Exact node-relative scores by plain minimax, written without the
-/// solver's helpers: a child lost in k plies is a win in k+1, and so on.
-fn brute(pos: &Position, memo: &mut HashMap<Position, i32>) -> i32 {
-    if let Some(&v) = memo.get(pos) {
-        return v;
+/// The node-relative score of an exact value and distance.
+fn score((value, plies): (Value, u32)) -> i32 {
+    match value {
+        Value::Win => SOLVER_WIN - plies as i32,
+        Value::Draw => 0,
+        Value::Loss => -(SOLVER_WIN - plies as i32),
     }
-    let v = if pos.is_decided() {
-        -SOLVER_WIN
-    } else {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            match pos.rules().no_moves() {
-                NoMoves::Draw => 0,
-                NoMoves::Loss => -SOLVER_WIN,
-            }
-        } else {
-            let children: Vec<i32> = moves
-                .iter()
-                .map(|m| brute(&pos.play_unchecked(*m), memo))
-                .collect();
-            let fastest_win = children
-                .iter()
-                .filter(|&&c| c < 0)
-                .map(|&c| SOLVER_WIN + c)
-                .min();
-            let can_draw = children.contains(&0);
-            let longest_loss = children.iter().map(|&c| SOLVER_WIN - c).max().unwrap_or(0);
-            match (fastest_win, can_draw) {
-                (Some(k), _) => SOLVER_WIN - (k + 1),
-                (None, true) => 0,
-                (None, false) => -(SOLVER_WIN - (longest_loss + 1)),
-            }
-        }
-    };
-    memo.insert(*pos, v);
-    v
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// A random legal position with up to `max` pawns a side, sometimes a
-/// random move or two later so that en passant squares turn up.
-fn random_position(rng: &mut Rng, rules: RuleSet, max: u64) -> Option<Position> {
-    let mut pawns = [Bitboard::EMPTY; 2];
-    for color in Color::BOTH {
-        let area: Vec<Square> = rules.pawn_area(color).collect();
-        let home = Bitboard::rank(rules.home_rank(color));
-        for _ in 0..=rng.below(max) {
-            let sq = area[rng.below(area.len() as u64) as usize];
-            // Home squares are favoured: double steps and en passant.
-            let sq = if rng.below(3) == 0 {
-                (home & rules.board()).nth(rng.below(rules.width() as u64) as usize)?
-            } else {
-                sq
-            };
-            if !(pawns[0] | pawns[1]).has(sq) {
-                pawns[color.index()] |= sq.bb();
-            }
-        }
-    }
-    let side = if rng.below(2) == 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let mut pos = Position::new(rules, pawns[0], pawns[1], side, None).ok()?;
-    for _ in 0..rng.below(3) {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos = pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
-    }
-    Some(pos)
-}
-
-fn small_rules() -> [(RuleSet, u64); 3] {
-    [
-        (RuleSet::PAWNRACE, 3),
-        (RuleSet::MINI4, 4),
-        (
-            RuleSet::new(5, 6, 1, true, true, true, NoMoves::Draw).expect("rules"),
-            3,
-        ),
-    ]
 }
 
 /// Calls `check` with `count` random positions of each small rule set that
 /// pass `wanted`, their exact score by brute force, a solver (one per rule
 /// set, so that its table carries over between positions) and the exact
-/// scores of every position brute force has seen under those rules.
+/// values of every position brute force has seen under those rules.
 fn for_random_positions(
     seed: u64,
     count: usize,
     wanted: impl Fn(&Position) -> bool,
-    mut check: impl FnMut(&mut Solver, &Position, i32, &HashMap<Position, i32>),
+    mut check: impl FnMut(&mut Solver, &Position, i32, &HashMap<Position, (Value, u32)>),
 ) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(&[seed]);
     let mut memo = HashMap::new();
-    for (rules, max) in small_rules() {
+    for (rules, max) in small_rule_sets() {
         memo.clear();
         let mut solver = Solver::new(1);
         let mut tried = 0;
@@ -128,7 +38,7 @@ fn for_random_positions(
                 continue;
             }
             tried += 1;
-            let exact = brute(&pos, &mut memo);
+            let exact = score(minimax(&pos, &mut memo));
             check(&mut solver, &pos, exact, &memo);
         }
     }
@@ -178,6 +88,7 @@ fn every_visited_position_scores_as_brute_force() {
             assert_eq!(exact_score(&mut ctx, pos), Some(exact), "{}", pos.fen());
             // Bounds left in the table are proofs too.
             for (p, &v) in memo.iter().take(300) {
+                let v = score(v);
                 if let Some(h) = solver.table.probe(p.hash()) {
                     assert!(h.lo <= v && v <= h.hi, "{} {v} {h:?}", p.fen());
                 }

@@ -412,20 +412,3 @@ pub fn run_binary(args: &[&str], input: &[u8]) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stderr).into(),
     )
 }
-
-/// xorshift64*: enough randomness for varied positions, reproducible by seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}

@@ -5,6 +5,7 @@ use super::*;
 use crate::engine::{Engine, Score};
 use crate::eval::threatens_win;
 use crate::rules::Gaps;
+use crate::testkit::Rng;
 
 fn fen(text: &str) -> Position {
     Position::from_fen(text, RuleSet::PAWNRACE).unwrap()
@@ -46,13 +47,7 @@ fn the_pv_starts_with_the_best_move_and_is_legal() {
 /// move has a winning move; check it against the rules over random games.
 #[test]
 fn win_threats_match_the_rules() {
-    let mut x = 0x1234_5678_9ABC_DEF1u64;
-    let mut rand = move |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
+    let mut rng = Rng::new(&[0x1234_5678_9ABC_DEF1]);
     let mut starts: Vec<Position> = Gaps::all(8)
         .map(|g| Position::start(RuleSet::PAWNRACE, Some(g)).unwrap())
         .collect();
@@ -75,7 +70,7 @@ fn win_threats_match_the_rules() {
                 pos.fen()
             );
             checked += 1;
-            pos = pos.play_unchecked(moves[rand(moves.len())]);
+            pos = pos.play_unchecked(moves[rng.below(moves.len())]);
         }
     }
     assert!(checked > 10_000);

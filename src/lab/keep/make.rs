@@ -2,8 +2,8 @@
 //! position's value and every move labelled by the solver.
 
 use super::{Case, Entry, Slot};
-use crate::lab::rng::Rng;
 use crate::proofs::openings::Openings;
+use crate::rng::Rng;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
 use crate::stop::Stop;

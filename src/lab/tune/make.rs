@@ -4,7 +4,7 @@
 
 use super::{Line, Sample};
 use crate::eval::{evaluate_leaf, threatens_win};
-use crate::lab::rng::Rng;
+use crate::rng::Rng;
 use crate::rules::{Gaps, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value, race_verdict};
 use crate::stop::Stop;

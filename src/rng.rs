@@ -1,8 +1,8 @@
 //! A small deterministic generator (SplitMix64) for the seeded walks of the
-//! keep set and the tuning samples: the same on every machine, whatever the
-//! sharding.
+//! keep set and the tuning samples, and for every test that wants random
+//! input: the same on every machine, whatever the sharding.
 
-pub(crate) struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
     /// A generator for one walk, from the parts that name it (seed, opening,
@@ -12,7 +12,7 @@ impl Rng {
     /// set meant to be independent of another takes a seed differing in
     /// high bits (the hard set's is 2^32). Hashing the parts would change
     /// every committed set's walks, which their recorded commands remake.
-    pub(crate) fn new(parts: &[u64]) -> Rng {
+    pub fn new(parts: &[u64]) -> Rng {
         let mut r = Rng(0x9E37_79B9_7F4A_7C15);
         for p in parts {
             r.0 ^= *p;
@@ -21,7 +21,7 @@ impl Rng {
         r
     }
 
-    pub(crate) fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -30,7 +30,7 @@ impl Rng {
     }
 
     /// Uniform below `n` (> 0), near enough for walks.
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }
