@@ -16,12 +16,12 @@ impl Rng {
         let mut r = Rng(0x9E37_79B9_7F4A_7C15);
         for p in parts {
             r.0 ^= *p;
-            r.next();
+            r.next_u64();
         }
         r
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -31,6 +31,6 @@ impl Rng {
 
     /// Uniform below `n` (> 0), near enough for walks.
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
