@@ -25,9 +25,9 @@ use crate::stop::Stop;
 use std::io::{self, BufRead, Write};
 use tracing::{debug, info, warn};
 
-/// The per-move budget without `--movetime`: the tournament allows 5 s a
-/// move, and a second leaves a wide margin on a loaded machine.
-pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// The per-move budget without `--movetime`: the engine's default move
+/// time.
+pub use crate::engine::DEFAULT_MOVETIME_MS;
 
 /// No gaps line or move is anywhere near this long; the cap keeps a peer
 /// that never sends a newline from filling our memory.

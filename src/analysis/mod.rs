@@ -48,7 +48,7 @@ use crate::stop::Stop;
 
 /// The budget per position when a caller gives none, ms: a 60-ply game that
 /// the solver cannot prove anywhere takes about two minutes.
-pub const DEFAULT_MOVETIME_MS: u64 = 2000;
+pub const DEFAULT_POSITION_MS: u64 = 2000;
 
 /// Where a position's value came from.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

@@ -5,7 +5,7 @@ use super::cache::CacheFile;
 use clap::Args;
 use pawnrace::analysis::read::{Game, read_games};
 use pawnrace::analysis::summary::{Tally, Totals};
-use pawnrace::analysis::{DEFAULT_MOVETIME_MS, GameAnalysis, analyse, write};
+use pawnrace::analysis::{DEFAULT_POSITION_MS, GameAnalysis, analyse, write};
 use pawnrace::rules::Color;
 use pawnrace::solver::Solver;
 use std::io::{self, Read, Write};
@@ -66,7 +66,7 @@ pub struct AnalyseArgs {
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
-    let limits = args.budget.limits_or_movetime(DEFAULT_MOVETIME_MS);
+    let limits = args.budget.limits_or_movetime(DEFAULT_POSITION_MS);
     let mut failed_input = false;
     let mut inputs: Vec<(String, String)> = Vec::new();
     if args.files.is_empty() {

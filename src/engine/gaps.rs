@@ -5,7 +5,7 @@ use super::report::{SearchResult, from_score};
 use super::search::INFINITY;
 use super::time::{Budget, Clock, Limits};
 use crate::proofs::openings::Openings;
-use crate::rules::{Color, Gaps, Position, RuleSet};
+use crate::rules::{Gaps, Position, RuleSet};
 use crate::stop::Stop;
 
 /// The depth each pair is searched to when no time is given.
@@ -14,10 +14,13 @@ const GAPS_DEPTH: u32 = 6;
 /// Black's choice of gaps: the openings table's when it can tell (a proven
 /// black win, or every pair proven); otherwise every pair's start is
 /// searched by `search` with white to move and the pair worst for white
-/// wins; ties go to the first pair.
+/// wins; ties go to the first pair. `budget` is the whole choice's, on
+/// `clock`.
 pub(super) fn choose(
     rules: &RuleSet,
     limits: &Limits,
+    budget: &Budget,
+    clock: &Clock,
     stop: &Stop,
     search: &mut dyn FnMut(&Position, &Limits) -> SearchResult,
 ) -> Gaps {
@@ -31,7 +34,6 @@ pub(super) fn choose(
         return Gaps { white: 0, black: 0 };
     };
     let count = pairs.len() as u64;
-    let budget = Budget::for_search(limits, Color::Black);
     let per_pair = budget.total_ms().map(|ms| (ms / count).max(1));
     let mut sub = Limits {
         depth: if per_pair.is_some() {
@@ -41,13 +43,8 @@ pub(super) fn choose(
         },
         nodes: limits.nodes.map(|n| (n / count).max(1)),
         movetime_ms: per_pair,
-        // The budget already kept the overhead back, once for the whole
-        // choice; kept back again from every pair's share, a one-second
-        // choice gave each pair 1 ms.
-        move_overhead_ms: 0,
         ..Limits::default()
     };
-    let clock = Clock::since(limits.started);
     let mut chosen = first;
     let mut worst = INFINITY;
     for (searched, (gaps, pos)) in pairs.into_iter().enumerate() {
@@ -57,7 +54,7 @@ pub(super) fn choose(
         // Each search runs a little past its share; sharing out what is
         // left, rather than a fixed slice, keeps 64 of them in budget.
         if let Some(total) = budget.total_ms() {
-            let left = total.saturating_sub(clock.elapsed_ms());
+            let left = clock.left_ms(total);
             if left == 0 && searched > 0 {
                 break;
             }

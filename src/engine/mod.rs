@@ -3,13 +3,14 @@
 //! search ends when its limits are reached or its stop flag is raised.
 //!
 //! Inside, each file leans only on those listed after it:
-//! - this file: [`Engine`], which owns the table and the solver;
+//! - this file: [`Engine`], which owns its tables, their memory and the
+//!   solver, and [`EngineSettings`], the options it keeps from search to search;
 //! - `gaps`: black's choice of gaps (the openings table, else searches);
 //! - `proven`: perfect play from the proof tables and the solver;
 //! - `search`: iterative deepening and the principal variation search;
 //! - `tt`: the search's transposition table;
 //! - `report`: [`Score`], [`SearchInfo`], [`SearchResult`];
-//! - `time`: [`Limits`] and the time budget.
+//! - `time`: [`Limits`] (what one `go` asked for) and the time budget.
 //!
 //! Below the engine: `proofs` (the tables), `solver`, and `eval` (the race
 //! evaluation and the score scales, shared with the solver).
@@ -22,22 +23,67 @@ mod time;
 mod tt;
 
 pub use report::{Score, SearchInfo, SearchResult};
-pub use time::{DEFAULT_MOVE_OVERHEAD_MS, Limits};
+pub use time::{DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
 
+use crate::memory::{MemoryBudget, Reservation};
 use crate::rules::{Gaps, Position, RuleSet};
 use crate::solver::Solver;
 use crate::stop::Stop;
+use std::sync::Arc;
+use std::time::Instant;
 use time::{Budget, Clock};
 use tt::Table;
 
+/// The options an engine keeps from search to search (a session's `Hash`,
+/// `Threads`, `MultiPV` and `Move Overhead`), apart from what one `go`
+/// asks for ([`Limits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// The most each of the engine's two tables (the search's and the
+    /// solver's) may take, MiB; [`Engine::prepare`] makes them smaller
+    /// when a search cannot fill them.
+    pub hash_mib: usize,
+    /// Threads the solver proves with (the search itself uses one).
+    pub threads: usize,
+    /// Lines a search reports: the best, then the best of the other moves,
+    /// and so on; the move played is the first line's.
+    pub multipv: u32,
+    /// Kept back from every time limit, so that the move still arrives in
+    /// time after the reply travels and the process is scheduled.
+    pub move_overhead_ms: u64,
+}
+
+impl EngineSettings {
+    /// An engine's settings until told otherwise, with tables of `hash_mib`.
+    pub fn with_hash(hash_mib: usize) -> EngineSettings {
+        EngineSettings {
+            hash_mib,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+        }
+    }
+}
+
 pub struct Engine {
     tt: Table,
+    /// The tables' size, MiB.
     hash_mib: usize,
     /// The exact solver behind perfect play, made on first use with a table
-    /// as large as the search's.
+    /// as large as the search's (see [`Engine::solver`]).
     solver: Option<Box<Solver>>,
-    /// Threads the solver proves with (the search itself uses one).
-    solver_threads: usize,
+    settings: EngineSettings,
+    /// What the tables hold of a server's memory budget, given back when
+    /// the engine goes; `None` outside a server.
+    memory: Option<Reservation>,
+}
+
+/// How one search runs beyond what its `go` said.
+struct Run {
+    /// When the command arrived: the time limits count from here.
+    since: Instant,
+    move_overhead_ms: u64,
+    multipv: u32,
 }
 
 impl Engine {
@@ -46,15 +92,69 @@ impl Engine {
             tt: Table::new(hash_mib),
             hash_mib,
             solver: None,
-            solver_threads: 1,
+            settings: EngineSettings::with_hash(hash_mib),
+            memory: None,
         }
+    }
+
+    /// The engine for a search with `allowance_ms` to go (`None`: no clock)
+    /// under `settings`, its tables reserved from `budget`. `held`, the
+    /// engine of the last search, is kept if its tables are between what
+    /// the search can fill and `settings.hash_mib` (they grow for a longer
+    /// search than any before, and shrink only when `Hash` went below
+    /// them); otherwise it goes first, so that old and new tables never
+    /// coexist, and a new engine comes.
+    ///
+    /// `share` is the cores a server's scheduler gives the search and the
+    /// jobs it shares them with ([`Stop::share`]): sharing the cores, a
+    /// timed search fills only what its share of them can, and untimed
+    /// work gets the smallest tables. Making tables costs every search on
+    /// the machine: a hundred crowded searches once spent two fifths of
+    /// the time zeroing tables they could not use.
+    pub fn prepare(
+        held: Option<Box<Engine>>,
+        settings: &EngineSettings,
+        allowance_ms: Option<u64>,
+        share: Option<(usize, usize)>,
+        budget: &Arc<MemoryBudget>,
+    ) -> Box<Engine> {
+        let want = match (share, allowance_ms) {
+            (None, _) => Engine::table_mib_for(allowance_ms, settings.hash_mib),
+            (Some((cores, jobs)), Some(ms)) => {
+                let expected = ms * cores as u64 / jobs.max(1) as u64;
+                Engine::table_mib_for(Some(expected), settings.hash_mib)
+            }
+            (Some(_), None) => 1,
+        };
+        let mut engine = match held {
+            Some(engine) if (want..=settings.hash_mib).contains(&engine.hash_mib) => engine,
+            old => {
+                drop(old);
+                // Two tables of the size: the search's and the solver's.
+                // With the budget spent they are made as small as they go
+                // (a few buckets): a crowded server plays weaker, within
+                // its memory.
+                let memory = budget.reserve(2 * want, 0);
+                let mut engine = Box::new(Engine::new(memory.mib() / 2));
+                engine.memory = Some(memory);
+                engine
+            }
+        };
+        engine.settings = *settings;
+        engine.set_threads(settings.threads);
+        engine
+    }
+
+    /// MiB the engine's tables hold of a server's memory budget.
+    pub fn memory_mib(&self) -> usize {
+        self.memory.as_ref().map_or(0, Reservation::mib)
     }
 
     /// Threads for the solver's proofs at move time (at least 1).
     pub fn set_threads(&mut self, threads: usize) {
-        self.solver_threads = threads.max(1);
+        self.settings.threads = threads.max(1);
         if let Some(solver) = &mut self.solver {
-            solver.set_threads(self.solver_threads);
+            solver.set_threads(self.settings.threads);
         }
     }
 
@@ -92,6 +192,7 @@ impl Engine {
         }
         self.tt = Table::new(mib);
         self.hash_mib = mib;
+        self.settings.hash_mib = mib;
         if let Some(solver) = &mut self.solver {
             solver.set_hash(mib);
         }
@@ -104,12 +205,19 @@ impl Engine {
         }
     }
 
-    /// The exact solver behind perfect play. A session's `solve` uses it
-    /// too: one table, and what `solve` proves, `go` then plays from.
+    /// The exact solver behind perfect play, made on first use with a
+    /// table as large as the search's. A session's `solve` uses it too: one
+    /// table, and what `solve` proves, `go` then plays from.
     pub fn solver(&mut self) -> &mut Solver {
-        proven::lazy_solver(&mut self.solver, self.hash_mib, self.solver_threads)
+        let hash_mib = self.hash_mib;
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Box::new(Solver::new(hash_mib)));
+        solver.set_threads(self.settings.threads);
+        solver
     }
 
+    /// A search whose time counts from now.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -117,11 +225,43 @@ impl Engine {
         stop: &Stop,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let clock = Clock::since(limits.started);
-        let budget = Budget::for_search(limits, pos.side_to_move());
+        self.search_since(Instant::now(), pos, limits, stop, info)
+    }
+
+    /// A search for a command that arrived at `since`: its time counts from
+    /// then, whenever it gets to run.
+    pub fn search_since(
+        &mut self,
+        since: Instant,
+        pos: &Position,
+        limits: &Limits,
+        stop: &Stop,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let run = self.run_since(since);
+        self.run(pos, limits, &run, stop, info)
+    }
+
+    fn run_since(&self, since: Instant) -> Run {
+        Run {
+            since,
+            move_overhead_ms: self.settings.move_overhead_ms,
+            multipv: self.settings.multipv,
+        }
+    }
+
+    fn run(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        run: &Run,
+        stop: &Stop,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let clock = Clock::since(run.since);
+        let budget = Budget::for_search(limits, pos.side_to_move(), run.move_overhead_ms);
         let proof = proven::proven(
-            &mut self.solver,
-            (self.hash_mib, self.solver_threads),
+            || self.solver(),
             pos,
             &budget,
             limits.ponder,
@@ -135,6 +275,7 @@ impl Engine {
                 &mut self.tt,
                 pos,
                 limits,
+                run.multipv,
                 &budget,
                 &clock,
                 stop,
@@ -142,22 +283,43 @@ impl Engine {
                 info,
             ),
         };
-        if limits.infinite && limits.depth.is_none() && limits.nodes.is_none() {
-            // `go infinite` alone ends only on `stop`, even after a proof or
-            // the depth cap; with a depth or node limit, the first limit
-            // reached ends it.
+        if limits.is_unbounded() {
+            // It ends only on `stop`, even after a proof or the depth cap.
             stop.wait_until_raised();
         }
         result
     }
 
-    /// Black's choice of gaps: the openings table's when it can tell (a proven
-    /// black win, or every pair proven); otherwise every pair's start is
-    /// searched with white to move and the pair worst for white wins; ties go
-    /// to the first pair.
+    /// Black's choice of gaps, its time counting from now.
     pub fn choose_gaps(&mut self, rules: &RuleSet, limits: &Limits, stop: &Stop) -> Gaps {
-        gaps::choose(rules, limits, stop, &mut |pos, sub| {
-            self.search(pos, sub, stop, &mut |_| {})
+        self.choose_gaps_since(Instant::now(), rules, limits, stop)
+    }
+
+    /// Black's choice of gaps for a command that arrived at `since`: the
+    /// openings table's when it can tell (a proven black win, or every pair
+    /// proven); otherwise every pair's start is searched with white to move
+    /// and the pair worst for white wins; ties go to the first pair.
+    pub fn choose_gaps_since(
+        &mut self,
+        since: Instant,
+        rules: &RuleSet,
+        limits: &Limits,
+        stop: &Stop,
+    ) -> Gaps {
+        let run = self.run_since(since);
+        let budget = Budget::for_search(limits, crate::rules::Color::Black, run.move_overhead_ms);
+        let clock = Clock::since(since);
+        gaps::choose(rules, limits, &budget, &clock, stop, &mut |pos, sub| {
+            // The budget kept the overhead back once for the whole choice;
+            // kept back again from every pair's share, a one-second choice
+            // gave each pair 1 ms. Each pair's time counts from its start,
+            // and one line is enough to compare pairs.
+            let each = Run {
+                since: Instant::now(),
+                move_overhead_ms: 0,
+                multipv: 1,
+            };
+            self.run(pos, sub, &each, stop, &mut |_| {})
         })
     }
 }
@@ -167,3 +329,6 @@ const _: fn() = || {
     fn send<T: Send + 'static>() {}
     send::<Engine>();
 };
+
+#[cfg(test)]
+mod tests;

@@ -61,18 +61,6 @@ fn solver_share(total: u64) -> u64 {
     total.saturating_sub(SEARCH_MS).max(total / 2).max(1)
 }
 
-/// The exact solver behind perfect play, made on first use with a table of
-/// `hash_mib` MiB, solving on `threads` threads.
-pub(super) fn lazy_solver(
-    slot: &mut Option<Box<Solver>>,
-    hash_mib: usize,
-    threads: usize,
-) -> &mut Solver {
-    let solver = slot.get_or_insert_with(|| Box::new(Solver::new(hash_mib)));
-    solver.set_threads(threads);
-    solver
-}
-
 /// What the proofs leave to the search.
 pub(super) enum Proof {
     /// A move that keeps the proven value: play it.
@@ -82,13 +70,11 @@ pub(super) enum Proof {
     Search { avoid: Vec<Move> },
 }
 
-/// A proven move, or what the search should leave out. The solver, in
-/// `slot`, is made only when the tables do not know the position; without
-/// a clock nothing is looked up.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn proven(
-    slot: &mut Option<Box<Solver>>,
-    (hash_mib, threads): (usize, usize),
+/// A proven move, or what the search should leave out. The engine's solver
+/// is asked for (`solver`, which makes it on first use) only when the
+/// tables do not know the position; without a clock nothing is looked up.
+pub(super) fn proven<'s>(
+    solver: impl FnOnce() -> &'s mut Solver,
     pos: &Position,
     budget: &Budget,
     ponder: bool,
@@ -107,7 +93,7 @@ pub(super) fn proven(
         return play(pos, Some((e.value, e.plies)), e.pv, 0, clock, info).unwrap_or(nothing);
     }
     let left = |clock: &Clock| share.map(|s| s.saturating_sub(clock.elapsed_ms()).max(1));
-    let solver = lazy_solver(slot, hash_mib, threads);
+    let solver = solver();
     // What is left of the share: the clock may have started before the
     // search did (a command that waited for a search slot).
     let decide = SolveLimits {

@@ -2,10 +2,15 @@
 
 use std::time::Instant;
 
-/// The limits of one search, as `go` gives them, and the time to keep back
-/// for the reply to travel. Clock values may be negative (a late GUI); they
-/// count as zero.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What one `go` asked for, and nothing else: built once where the command
+/// is read and never changed after. The settings a search also depends on
+/// live elsewhere, each with the layer that owns it: the session's options
+/// (`Move Overhead`, `MultiPV`, `Threads`, `Hash`) in the engine's
+/// [`EngineSettings`](super::EngineSettings), and the moment the command arrived (the
+/// server's stamp, from which the time counts) in the `since` of
+/// [`Engine::search_since`](super::Engine::search_since). Clock values may
+/// be negative (a late GUI); they count as zero.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -21,41 +26,16 @@ pub struct Limits {
     /// until stopped, whatever else is given; the session then starts the
     /// real search on `ponderhit`.
     pub ponder: bool,
-    /// Kept back from every time limit (the UCI `Move Overhead`), so that
-    /// the move still arrives in time after the reply travels and the
-    /// process is scheduled.
-    pub move_overhead_ms: u64,
-    /// When the command arrived, if the search starts later (it waited for
-    /// a search slot): the time limits count from here, so that waiting
-    /// makes the move weaker, never later. `None`: from the search's start.
-    pub started: Option<Instant>,
-    /// Lines the search reports (UCI's `MultiPV`): the best, then the best
-    /// of the other moves, and so on; the move played is the first line's.
-    pub multipv: u32,
 }
 
 /// The `Move Overhead` a session starts with.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            depth: None,
-            nodes: None,
-            movetime_ms: None,
-            wtime_ms: None,
-            btime_ms: None,
-            winc_ms: None,
-            binc_ms: None,
-            movestogo: None,
-            infinite: false,
-            ponder: false,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
-            started: None,
-            multipv: 1,
-        }
-    }
-}
+/// A move's time when whoever asks for a move gives no limit at all: a
+/// person typing `go` wants a move, not a search that never ends; a
+/// harness game without `--movetime` gets a second where the tournament
+/// allows 5 s, a wide margin on a loaded machine.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 use crate::rules::Color;
 
@@ -69,15 +49,20 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// A clock that began at `started` (see [`Limits::started`]), or now.
-    pub fn since(started: Option<Instant>) -> Clock {
-        Clock {
-            start: started.unwrap_or_else(Instant::now),
-        }
+    /// A clock that began at `start`: when the command arrived, which may
+    /// be before the search starts (it waited for its turn), so that
+    /// waiting makes the move weaker, never later.
+    pub fn since(start: Instant) -> Clock {
+        Clock { start }
     }
 
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
+    }
+
+    /// What is left of `total_ms` counted on this clock; 0 once past it.
+    pub fn left_ms(&self, total_ms: u64) -> u64 {
+        total_ms.saturating_sub(self.elapsed_ms())
     }
 }
 
@@ -90,19 +75,41 @@ pub struct Budget {
 }
 
 impl Limits {
-    /// The most a search under these limits may take, counted from
-    /// [`Limits::started`]; `None` for a search without a clock (infinite,
-    /// pondering, depth or nodes alone).
-    pub fn allowance_ms(&self, side: Color) -> Option<u64> {
+    /// Whether a search under these limits ends only when stopped: pondering,
+    /// or `go infinite` without a depth or node limit (with one, the first
+    /// limit reached ends it). At the end of input such a job is stopped;
+    /// any other finishes.
+    pub fn is_unbounded(&self) -> bool {
+        self.ponder || (self.infinite && self.depth.is_none() && self.nodes.is_none())
+    }
+
+    /// The most a search under these limits may take for `side`, keeping
+    /// back `move_overhead_ms`, counted from when its command arrived;
+    /// `None` for a search without a clock (infinite, pondering, depth or
+    /// nodes alone).
+    pub fn allowance_ms(&self, side: Color, move_overhead_ms: u64) -> Option<u64> {
         if self.ponder {
             return None;
         }
-        Budget::for_search(self, side).total_ms()
+        Budget::for_search(self, side, move_overhead_ms).total_ms()
+    }
+
+    /// What is left now of [`Limits::allowance_ms`] for a command that
+    /// arrived at `since`: a search that waited for its turn has that much
+    /// less.
+    pub fn time_left_ms(&self, side: Color, move_overhead_ms: u64, since: Instant) -> Option<u64> {
+        let clock = Clock::since(since);
+        self.allowance_ms(side, move_overhead_ms)
+            .map(|ms| clock.left_ms(ms))
     }
 }
 
 impl Budget {
-    pub fn for_search(limits: &Limits, side: Color) -> Budget {
+    /// The budget for `side` to move under `limits`, keeping back
+    /// `move_overhead_ms` (the UCI `Move Overhead`), so that the move still
+    /// arrives in time after the reply travels and the process is
+    /// scheduled.
+    pub fn for_search(limits: &Limits, side: Color, move_overhead_ms: u64) -> Budget {
         if limits.infinite {
             return Budget {
                 hard_ms: None,
@@ -110,7 +117,7 @@ impl Budget {
             };
         }
         if let Some(ms) = limits.movetime_ms {
-            let hard = ms.saturating_sub(limits.move_overhead_ms).max(1);
+            let hard = ms.saturating_sub(move_overhead_ms).max(1);
             return Budget {
                 hard_ms: Some(hard),
                 soft_ms: None,
@@ -134,7 +141,7 @@ impl Budget {
         let planned = remaining / moves_to_go + inc / 2;
         // Never plan on more than most of what is left after the overhead,
         // whatever the increment or moves-to-go say.
-        let cap = remaining.saturating_sub(limits.move_overhead_ms) * 3 / 4;
+        let cap = remaining.saturating_sub(move_overhead_ms) * 3 / 4;
         let hard = planned.min(cap).max(1);
         Budget {
             hard_ms: Some(hard),
@@ -168,6 +175,7 @@ mod tests {
                 ..Limits::default()
             },
             Color::White,
+            DEFAULT_MOVE_OVERHEAD_MS,
         );
         assert_eq!(b.hard_ms, None);
         let inf = Limits {
@@ -175,7 +183,43 @@ mod tests {
             wtime_ms: Some(1000),
             ..Limits::default()
         };
-        assert_eq!(Budget::for_search(&inf, Color::White).hard_ms, None);
+        assert_eq!(
+            Budget::for_search(&inf, Color::White, DEFAULT_MOVE_OVERHEAD_MS).hard_ms,
+            None
+        );
+    }
+
+    #[test]
+    fn only_pondering_and_infinite_alone_wait_for_stop() {
+        let go = |infinite, ponder, depth, nodes| Limits {
+            infinite,
+            ponder,
+            depth,
+            nodes,
+            ..Limits::default()
+        };
+        assert!(go(true, false, None, None).is_unbounded());
+        assert!(go(false, true, None, None).is_unbounded());
+        assert!(go(true, true, Some(3), None).is_unbounded());
+        assert!(!go(true, false, Some(3), None).is_unbounded());
+        assert!(!go(true, false, None, Some(1000)).is_unbounded());
+        assert!(!go(false, false, None, None).is_unbounded());
+    }
+
+    #[test]
+    fn time_left_counts_from_the_command() {
+        let l = Limits {
+            movetime_ms: Some(1000),
+            ..Limits::default()
+        };
+        let now = Instant::now();
+        let waited = now - std::time::Duration::from_millis(400);
+        let left = |since| l.time_left_ms(Color::White, 0, since).unwrap();
+        assert!((990..=1000).contains(&left(now)));
+        assert!((590..=600).contains(&left(waited)));
+        // Pondering has no clock of its own.
+        let ponder = Limits { ponder: true, ..l };
+        assert_eq!(ponder.time_left_ms(Color::White, 0, now), None);
     }
 
     #[test]
@@ -183,10 +227,9 @@ mod tests {
         let with = |ms, overhead| {
             let limits = Limits {
                 movetime_ms: Some(ms),
-                move_overhead_ms: overhead,
                 ..Limits::default()
             };
-            Budget::for_search(&limits, Color::Black).hard_ms
+            Budget::for_search(&limits, Color::Black, overhead).hard_ms
         };
         assert_eq!(
             with(1000, DEFAULT_MOVE_OVERHEAD_MS),
@@ -206,26 +249,41 @@ mod tests {
             winc_ms: Some(1_000),
             ..Limits::default()
         };
-        assert_eq!(Budget::for_search(&l, Color::White).hard_ms, Some(3_500));
-        assert_eq!(Budget::for_search(&l, Color::Black).hard_ms, Some(100));
+        assert_eq!(
+            Budget::for_search(&l, Color::White, DEFAULT_MOVE_OVERHEAD_MS).hard_ms,
+            Some(3_500)
+        );
+        assert_eq!(
+            Budget::for_search(&l, Color::Black, DEFAULT_MOVE_OVERHEAD_MS).hard_ms,
+            Some(100)
+        );
         // A huge increment with little time left is capped.
         let l = Limits {
             wtime_ms: Some(100),
             winc_ms: Some(10_000),
             ..Limits::default()
         };
-        assert_eq!(Budget::for_search(&l, Color::White).hard_ms, Some(52));
+        assert_eq!(
+            Budget::for_search(&l, Color::White, DEFAULT_MOVE_OVERHEAD_MS).hard_ms,
+            Some(52)
+        );
         // A negative clock counts as zero, yet leaves time for a move.
         let l = Limits {
             wtime_ms: Some(-50),
             ..Limits::default()
         };
-        assert_eq!(Budget::for_search(&l, Color::White).hard_ms, Some(1));
+        assert_eq!(
+            Budget::for_search(&l, Color::White, DEFAULT_MOVE_OVERHEAD_MS).hard_ms,
+            Some(1)
+        );
         let l = Limits {
             wtime_ms: Some(10_000),
             movestogo: Some(1),
             ..Limits::default()
         };
-        assert_eq!(Budget::for_search(&l, Color::White).hard_ms, Some(7_477));
+        assert_eq!(
+            Budget::for_search(&l, Color::White, DEFAULT_MOVE_OVERHEAD_MS).hard_ms,
+            Some(7_477)
+        );
     }
 }

@@ -2,16 +2,13 @@
 //! what is left after a command's arguments is an error, not ignored.
 
 use super::reply::ErrorCode;
-use crate::engine::Limits;
+use crate::analysis::DEFAULT_POSITION_MS;
+use crate::engine::{DEFAULT_MOVETIME_MS, Limits};
 use crate::rules::{Gaps, Variant};
 use crate::solver::SolveLimits;
 
 /// The deepest `perft` a session accepts; deeper ones would run for days.
 pub const MAX_PERFT_DEPTH: u32 = 16;
-
-/// What `go` does when given no limit at all: a person typing `go` wants a
-/// move, not a search that never ends.
-pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -85,62 +82,68 @@ fn bad(detail: impl Into<String>) -> ParseError {
     }
 }
 
-/// One line per command, for `help`, in the order people meet them.
-pub const HELP: &[(&str, &str)] = &[
-    ("uci", "identify the engine and list its options"),
-    ("isready", "answer readyok (at once, even while searching)"),
-    (
-        "setoption name <name> value <value>",
-        "set an option (Hash in MiB)",
-    ),
-    (
-        "newgame [pawnrace|mini4|chess]",
-        "start a new game (Pawn Race waits for gaps; chess has no engine)",
-    ),
-    (
-        "gaps <XY>",
-        "choose the gap files, white's first (black's choice, before the first move)",
-    ),
-    (
-        "position startpos [gaps XY] [moves m1 m2 ...]",
-        "set up the start position",
-    ),
-    (
-        "position fen <text> [moves m1 m2 ...]",
-        "set up a position from its text",
-    ),
-    ("move <m>", "play a move, e2e4 or e4"),
-    ("undo", "take back the last move"),
-    ("moves", "list the legal moves"),
-    (
-        "board",
-        "show the board, position text, side to move and status",
-    ),
-    ("fen", "show the position text"),
-    (
-        "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite] [ponder]",
-        "let the engine move",
-    ),
-    ("stop", "end a running search or perft now"),
-    (
-        "ponderhit",
-        "the opponent played the move go ponder thought about: search it for real, on the clock go ponder gave",
-    ),
-    (
-        "perft <N>",
-        "count move sequences N plies deep, per first move",
-    ),
-    (
-        "solve [movetime MS] [nodes N]",
-        "prove the exact result and its distance (until stop without limits)",
-    ),
-    (
-        "analyse [movetime MS] [nodes N]",
-        "the proven value before and after every move of the game, and each move's verdict (budget per position, default movetime 2000)",
-    ),
-    ("help", "this list"),
-    ("quit", "end the session"),
-];
+/// One line per command, for `help`, in the order people meet them: the
+/// command's form and what it does.
+pub fn help() -> Vec<(&'static str, String)> {
+    let line = |form: &'static str, what: &str| (form, what.to_string());
+    vec![
+        line("uci", "identify the engine and list its options"),
+        line("isready", "answer readyok (at once, even while searching)"),
+        line(
+            "setoption name <name> value <value>",
+            "set an option (Hash in MiB)",
+        ),
+        line(
+            "newgame [pawnrace|mini4|chess]",
+            "start a new game (Pawn Race waits for gaps; chess has no engine)",
+        ),
+        line(
+            "gaps <XY>",
+            "choose the gap files, white's first (black's choice, before the first move)",
+        ),
+        line(
+            "position startpos [gaps XY] [moves m1 m2 ...]",
+            "set up the start position",
+        ),
+        line(
+            "position fen <text> [moves m1 m2 ...]",
+            "set up a position from its text",
+        ),
+        line("move <m>", "play a move, e2e4 or e4"),
+        line("undo", "take back the last move"),
+        line("moves", "list the legal moves"),
+        line(
+            "board",
+            "show the board, position text, side to move and status",
+        ),
+        line("fen", "show the position text"),
+        line(
+            "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite] [ponder]",
+            "let the engine move",
+        ),
+        line("stop", "end a running search or perft now"),
+        line(
+            "ponderhit",
+            "the opponent played the move go ponder thought about: search it for real, on the clock go ponder gave",
+        ),
+        line(
+            "perft <N>",
+            "count move sequences N plies deep, per first move",
+        ),
+        line(
+            "solve [movetime MS] [nodes N]",
+            "prove the exact result and its distance (until stop without limits)",
+        ),
+        (
+            "analyse [movetime MS] [nodes N]",
+            format!(
+                "the proven value before and after every move of the game, and each move's verdict (budget per position, default movetime {DEFAULT_POSITION_MS})"
+            ),
+        ),
+        line("help", "this list"),
+        line("quit", "end the session"),
+    ]
+}
 
 /// Parses a line. `Ok(None)` for a blank line, which is not a command.
 ///
@@ -377,6 +380,8 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
         || limits.movetime_ms.is_some()
         || limits.wtime_ms.is_some()
         || limits.btime_ms.is_some();
+    // Given no limit at all: a person typing `go` wants a move, not a
+    // search that never ends.
     if !limited && !limits.infinite {
         limits.movetime_ms = Some(DEFAULT_MOVETIME_MS);
     }

@@ -9,14 +9,16 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tracing::warn;
 
-/// A job on its way. Stopping it goes through the session, whose `stop`
-/// also wakes the job if the scheduler has it paused.
-pub(super) struct Running {
+/// The thread a job runs on, and the result it will hand back. The
+/// session keeps its own record of the job (its stop flag, the replies
+/// waiting for it); stopping goes through the session, whose `stop` also
+/// wakes the job if the scheduler has it paused.
+pub(super) struct JobThread {
     /// `None` when the job's thread died without a result (a bug).
     handle: JoinHandle<Option<JobDone>>,
 }
 
-pub(super) async fn join(job: &mut Option<Running>) -> Option<JobDone> {
+pub(super) async fn join(job: &mut Option<JobThread>) -> Option<JobDone> {
     match job {
         Some(running) => (&mut running.handle).await.ok().flatten(),
         None => std::future::pending().await,
@@ -25,23 +27,23 @@ pub(super) async fn join(job: &mut Option<Running>) -> Option<JobDone> {
 
 /// Starts a job on a thread of its own, paced by the server's scheduler:
 /// it computes only while its turn lasts (earliest deadline first, see
-/// [`Scheduler`]), and a timed search's deadline counts from now, when its
-/// command was received, whenever it gets the cores.
+/// [`Scheduler`]), and a timed search's deadline counts from when the
+/// session handed it out, as its command arrived, whenever it gets the
+/// cores.
 pub(super) fn start_job(
-    mut job: Job,
+    job: Job,
     out: mpsc::Sender<String>,
     scheduler: &Arc<Scheduler>,
     stats: &Arc<Stats>,
-) -> Running {
-    let received = std::time::Instant::now();
-    job.received(received);
+) -> JobThread {
     let terms = job.terms();
-    let ticket = scheduler.admit(terms.threads, terms.allowance.map(|a| received + a));
+    let deadline = terms.allowance.map(|a| terms.received + a);
+    let ticket = scheduler.admit(terms.threads, deadline);
     job.pace_with(Arc::clone(&ticket) as Arc<dyn crate::stop::Pacer>);
     let admitted = Admitted(ticket);
     let stats = Arc::clone(stats);
     let handle = tokio::spawn(run_on_own_thread(job, admitted, out, stats));
-    Running { handle }
+    JobThread { handle }
 }
 
 /// A job's place in the scheduler, given back when the job ends, on

@@ -7,7 +7,7 @@
 //! job has returned, so they always follow the search's last `info`.
 
 use super::codec::{Frame, LineFramer};
-use super::job_thread::{Running, join, start_job};
+use super::job_thread::{JobThread, join, start_job};
 use super::output::{OUTPUT_QUEUE, send, send_all, write_lines};
 use super::scheduler::Scheduler;
 use super::stats::Stats;
@@ -94,7 +94,7 @@ struct Actor<'a> {
     session: Session,
     out: mpsc::Sender<String>,
     shared: &'a Shared,
-    job: Option<Running>,
+    job: Option<JobThread>,
     phase: Phase,
     /// Close a session that waits on its peer for this long.
     idle_after: Option<Duration>,

@@ -64,7 +64,7 @@ fn bounds(pos: &Position, list: &[(&str, Value, Value)]) -> Vec<MoveBounds> {
 fn proven_wins_then_held_draws_are_played_and_worse_moves_avoided() {
     use Value::{Draw, Loss, Win};
     let pos = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
-    let clock = Clock::since(None);
+    let clock = Clock::since(std::time::Instant::now());
     let outcome = |list: &[(&str, Value, Value)]| {
         let mut seen = Vec::new();
         let proof = from_bounds(&pos, &bounds(&pos, list), 7, &clock, &mut |i| {

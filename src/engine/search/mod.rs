@@ -38,6 +38,7 @@ pub(super) fn iterate(
     tt: &mut Table,
     pos: &Position,
     limits: &Limits,
+    multipv: u32,
     budget: &Budget,
     clock: &Clock,
     stop: &Stop,
@@ -98,7 +99,7 @@ pub(super) fn iterate(
         best_score = score;
         pv = s.pv_line();
         completed = depth as u32;
-        let lines = (limits.multipv.max(1) as usize).min(root_moves.len());
+        let lines = (multipv.max(1) as usize).min(root_moves.len());
         info(&SearchInfo {
             depth: completed,
             seldepth: s.seldepth as u32,

@@ -1,8 +1,8 @@
 //! Work a session hands out to run off the async workers.
 
 use crate::analysis::{GameAnalysis, PositionDone, analyse, write};
-use crate::engine::{Engine, Limits, SearchResult};
-use crate::memory::{MemoryBudget, Reservation};
+use crate::engine::{Engine, EngineSettings, Limits, SearchResult};
+use crate::memory::MemoryBudget;
 use crate::protocol::reply::info_line;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
 use crate::solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Value};
@@ -11,77 +11,35 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// CPU-bound work of a session (a search, perft), run on a blocking thread.
+///
+/// The session lends the job its engine and gets it back in the
+/// [`JobDone`]: the job sizes the engine's tables for its work
+/// ([`Engine::prepare`]) on its own thread, never on the thread that reads
+/// the peer's lines, since making tables costs up to a second at large
+/// sizes.
 pub struct Job {
     pub(super) work: Work,
+    /// The session's engine, if the work needs one and the session has
+    /// one (it is made on first use).
+    pub(super) engine: Option<Box<Engine>>,
+    /// The session's options, for the engine.
+    pub(super) settings: EngineSettings,
+    /// What every session's tables together may take.
+    pub(super) budget: Arc<MemoryBudget>,
     pub(super) stop: Arc<Stop>,
     /// Lines to emit as the job starts, before its own.
     pub(super) preamble: Vec<String>,
-}
-
-/// The session's engine as a job takes it. Making and resizing tables
-/// costs up to a second at large sizes, so it happens in
-/// [`EngineSlot::ready`] on the job's thread, never on the thread that
-/// reads the peer's lines.
-pub(super) struct EngineSlot {
-    pub(super) held: Option<Held>,
-    /// The `Hash` option: the most each table may take.
-    pub(super) hash_mib: usize,
-    pub(super) threads: usize,
-    pub(super) budget: Arc<MemoryBudget>,
-}
-
-/// An engine and the memory its tables hold from the server's budget.
-pub(super) struct Held {
-    pub(super) engine: Box<Engine>,
-    pub(super) memory: Reservation,
-}
-
-impl EngineSlot {
-    /// The engine, with tables fit for a search with `allowance_ms` to go
-    /// (see [`Engine::table_mib_for`]) and what the budget has left: they
-    /// grow for a longer search than any before, and shrink only when
-    /// `Hash` went below them.
-    fn ready(self, allowance_ms: Option<u64>, share: Option<(usize, usize)>) -> Held {
-        let want = match (share, allowance_ms) {
-            (None, _) => Engine::table_mib_for(allowance_ms, self.hash_mib),
-            // Sharing the cores, a timed search fills what its share of
-            // them can; untimed work gets the smallest tables.
-            (Some((cores, jobs)), Some(ms)) => {
-                let expected = ms * cores as u64 / jobs.max(1) as u64;
-                Engine::table_mib_for(Some(expected), self.hash_mib)
-            }
-            (Some(_), None) => 1,
-        };
-        let mut held = match self.held {
-            Some(held) if (want..=self.hash_mib).contains(&held.engine.hash_mib()) => held,
-            old => {
-                // The old tables and their memory go before new ones come.
-                drop(old);
-                // Two tables of the size: the search's and the solver's.
-                // With the budget spent they are made as small as they go
-                // (a few buckets): a crowded server plays weaker, within
-                // its memory.
-                let memory = self.budget.reserve(2 * want, 0);
-                let mib = memory.mib() / 2;
-                Held {
-                    engine: Box::new(Engine::new(mib)),
-                    memory,
-                }
-            }
-        };
-        held.engine.set_threads(self.threads);
-        held
-    }
+    /// When the session handed the job out, as its command arrived: a
+    /// timed search's time counts from here, whenever it gets to run.
+    pub(super) received: Instant,
 }
 
 pub(super) enum Work {
     Search {
-        engine: EngineSlot,
         pos: Position,
         limits: Limits,
     },
     ChooseGaps {
-        engine: EngineSlot,
         rules: RuleSet,
         limits: Limits,
     },
@@ -90,46 +48,42 @@ pub(super) enum Work {
         depth: u32,
     },
     Solve {
-        engine: EngineSlot,
         pos: Position,
         limits: SolveLimits,
     },
     Analyse {
-        engine: EngineSlot,
         start: Position,
         moves: Vec<Move>,
         limits: SolveLimits,
     },
 }
 
+impl Work {
+    /// Whether the work runs on the session's engine (all but perft).
+    pub(super) fn needs_engine(&self) -> bool {
+        !matches!(self, Work::Perft { .. })
+    }
+}
+
 /// The result of a [`Job`], to give back to the session that made it.
 pub struct JobDone {
     pub(super) result: Finished,
+    /// The engine the job was lent, to keep for the next; `None` for work
+    /// without one.
+    pub(super) engine: Option<Box<Engine>>,
 }
 
 pub(super) enum Finished {
-    Search {
-        engine: Held,
-        result: SearchResult,
-    },
-    ChooseGaps {
-        engine: Held,
-        gaps: Gaps,
-    },
+    Search(SearchResult),
+    ChooseGaps(Gaps),
     /// `None` when stopped before it finished.
-    Perft {
-        divide: Option<Vec<(Move, u64)>>,
-    },
+    Perft(Option<Vec<(Move, u64)>>),
     /// `solution` is `None` when a budget ran out or it was stopped.
     Solve {
-        engine: Held,
         pos: Position,
         solution: Option<Solution>,
     },
-    Analyse {
-        engine: Held,
-        analysis: GameAnalysis,
-    },
+    Analyse(GameAnalysis),
 }
 
 impl std::fmt::Debug for Job {
@@ -156,57 +110,39 @@ impl std::fmt::Debug for JobDone {
 pub struct JobTerms {
     /// Cores it keeps busy (a session's `Threads`).
     pub threads: usize,
-    /// For a timed search: how long it may take from the moment it was
-    /// received (see [`Job::received`]); it must answer by then whether or
-    /// not it got a search slot.
+    /// When the session handed it out (see [`Job::received`]).
+    pub received: Instant,
+    /// For a timed search: how long it may take from `received`; it must
+    /// answer by then whether or not it got a search slot.
     pub allowance: Option<Duration>,
-    /// It ends on its own (every job but `go infinite` without a depth or
-    /// node limit, and `go ponder`); at the end of input a bounded job
+    /// It ends on its own (every job but an unbounded search, see
+    /// [`Limits::is_unbounded`]); at the end of input a bounded job
     /// finishes and an unbounded one is stopped.
     pub bounded: bool,
 }
 
 impl Job {
     pub fn terms(&self) -> JobTerms {
-        let unbounded =
-            |l: &Limits| l.ponder || (l.infinite && l.depth.is_none() && l.nodes.is_none());
-        let ms = Duration::from_millis;
+        let overhead = self.settings.move_overhead_ms;
+        let search = |limits: &Limits, side: Color| JobTerms {
+            threads: self.settings.threads,
+            received: self.received,
+            allowance: limits
+                .allowance_ms(side, overhead)
+                .map(Duration::from_millis),
+            bounded: !limits.is_unbounded(),
+        };
+        let untimed = |threads| JobTerms {
+            threads,
+            received: self.received,
+            allowance: None,
+            bounded: true,
+        };
         match &self.work {
-            Work::Search {
-                engine,
-                pos,
-                limits,
-            } => JobTerms {
-                threads: engine.threads,
-                allowance: limits.allowance_ms(pos.side_to_move()).map(ms),
-                bounded: !unbounded(limits),
-            },
-            Work::ChooseGaps { engine, limits, .. } => JobTerms {
-                threads: engine.threads,
-                allowance: limits.allowance_ms(Color::Black).map(ms),
-                bounded: !unbounded(limits),
-            },
-            Work::Solve { engine, .. } | Work::Analyse { engine, .. } => JobTerms {
-                threads: engine.threads,
-                allowance: None,
-                bounded: true,
-            },
-            Work::Perft { .. } => JobTerms {
-                threads: 1,
-                allowance: None,
-                bounded: true,
-            },
-        }
-    }
-
-    /// Tells a search when its command arrived: its time counts from then,
-    /// whenever it gets to run.
-    pub fn received(&mut self, at: Instant) {
-        match &mut self.work {
-            Work::Search { limits, .. } | Work::ChooseGaps { limits, .. } => {
-                limits.started = Some(at);
-            }
-            Work::Perft { .. } | Work::Solve { .. } | Work::Analyse { .. } => {}
+            Work::Search { pos, limits } => search(limits, pos.side_to_move()),
+            Work::ChooseGaps { limits, .. } => search(limits, Color::Black),
+            Work::Solve { .. } | Work::Analyse { .. } => untimed(self.settings.threads),
+            Work::Perft { .. } => untimed(1),
         }
     }
 
@@ -225,84 +161,53 @@ impl Job {
         let stop = &*self.stop;
         // Tables are made only once the job has its turn (a hundred jobs
         // making theirs at once would crowd out the threads that answer),
-        // and only as large as its share of the cores can fill: making
-        // them costs every search on the machine, and a hundred crowded
-        // searches once spent two fifths of the time zeroing tables they
-        // could not use.
+        // and only as large as its share of the cores can fill.
         stop.poll();
-        let share = stop.share();
-        let result = match self.work {
-            Work::Search {
-                engine,
-                pos,
-                limits,
-            } => {
-                let mut engine = engine.ready(time_left(&limits, pos.side_to_move()), share);
-                let result = engine.engine.search(&pos, &limits, stop, &mut |info| {
+        let (settings, budget, since) = (self.settings, self.budget, self.received);
+        let lent = self.engine;
+        let engine = |limits: Option<(&Limits, Color)>| {
+            let left =
+                limits.and_then(|(l, side)| l.time_left_ms(side, settings.move_overhead_ms, since));
+            Engine::prepare(lent, &settings, left, stop.share(), &budget)
+        };
+        let (result, engine) = match self.work {
+            Work::Search { pos, limits } => {
+                let mut engine = engine(Some((&limits, pos.side_to_move())));
+                let result = engine.search_since(since, &pos, &limits, stop, &mut |info| {
                     if let Some((value, plies)) = info.proven {
                         emit(proven_line(value, plies));
                     }
                     emit(info_line(&pos, info))
                 });
-                Finished::Search { engine, result }
+                (Finished::Search(result), Some(engine))
             }
-            Work::ChooseGaps {
-                engine,
-                rules,
-                limits,
-            } => {
-                let mut engine = engine.ready(time_left(&limits, Color::Black), share);
-                let gaps = engine.engine.choose_gaps(&rules, &limits, stop);
-                Finished::ChooseGaps { engine, gaps }
+            Work::ChooseGaps { rules, limits } => {
+                let mut engine = engine(Some((&limits, Color::Black)));
+                let gaps = engine.choose_gaps_since(since, &rules, &limits, stop);
+                (Finished::ChooseGaps(gaps), Some(engine))
             }
-            Work::Perft { pos, depth } => Finished::Perft {
-                divide: perft_divide(&pos, depth, stop),
-            },
-            Work::Solve {
-                engine,
-                pos,
-                limits,
-            } => {
-                let mut engine = engine.ready(None, share);
+            Work::Perft { pos, depth } => (Finished::Perft(perft_divide(&pos, depth, stop)), None),
+            Work::Solve { pos, limits } => {
+                let mut engine = engine(None);
                 let solution = engine
-                    .engine
                     .solver()
                     .solve(&pos, &limits, stop, &mut |p| emit(solve_info(p)));
-                Finished::Solve {
-                    engine,
-                    pos,
-                    solution,
-                }
+                (Finished::Solve { pos, solution }, Some(engine))
             }
             Work::Analyse {
-                engine,
                 start,
                 moves,
                 limits,
             } => {
-                let mut engine = engine.ready(None, share);
-                let analysis = analyse(
-                    &start,
-                    &moves,
-                    engine.engine.solver(),
-                    &limits,
-                    stop,
-                    &mut |p| emit(analyse_info(p)),
-                );
-                Finished::Analyse { engine, analysis }
+                let mut engine = engine(None);
+                let analysis = analyse(&start, &moves, engine.solver(), &limits, stop, &mut |p| {
+                    emit(analyse_info(p))
+                });
+                (Finished::Analyse(analysis), Some(engine))
             }
         };
-        JobDone { result }
+        JobDone { result, engine }
     }
-}
-
-/// What is left of a timed search's allowance now that it starts (it may
-/// have waited for its turn).
-fn time_left(limits: &Limits, side: Color) -> Option<u64> {
-    let waited = limits.started.map_or(0, |t| t.elapsed().as_millis() as u64);
-    limits
-        .allowance_ms(side)
-        .map(|ms| ms.saturating_sub(waited))
 }
 
 /// `info nodes N nps N time MS hashfull H string <phase>`: UCI's keys, so

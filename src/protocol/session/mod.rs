@@ -14,13 +14,13 @@ mod running;
 mod search;
 mod uci;
 
-use job::{EngineSlot, Held, Work};
+use job::Work;
 pub use job::{Job, JobDone, JobTerms};
 use running::{Running, answers_while_busy};
 
-use super::command::{Command, GameKind, HELP, ParseError, parse};
+use super::command::{Command, GameKind, ParseError, parse};
 use super::reply::{ErrorCode, board_lines, error};
-use crate::engine::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineSettings};
 use crate::memory::MemoryBudget;
 
 use crate::rules::{Game, Gaps, Position, RuleSet, Variant};
@@ -97,7 +97,7 @@ pub struct Session {
     /// solve, so that solving the positions of one game in turn is cheap.
     /// A new game, or the end of one, lets it go: its tables are made
     /// afresh for the next search.
-    engine: Option<Held>,
+    engine: Option<Box<Engine>>,
     running: Option<Running>,
     /// Lines that arrived while a job ran, to handle in order once it ends
     /// (see `queue`).
@@ -223,21 +223,14 @@ impl Session {
             Command::Solve(limits) => match self.game() {
                 Ok(g) => {
                     let pos = *g.position();
-                    let engine = self.take_engine();
-                    return self.start(Work::Solve {
-                        engine,
-                        pos,
-                        limits,
-                    });
+                    return self.start(Work::Solve { pos, limits });
                 }
                 Err(e) => Err(e),
             },
             Command::Analyse(limits) => match self.game() {
                 Ok(g) => {
                     let (start, moves) = (*g.start(), g.moves().to_vec());
-                    let engine = self.take_engine();
                     return self.start(Work::Analyse {
-                        engine,
                         start,
                         moves,
                         limits: analyse_limits(limits),
@@ -258,12 +251,13 @@ impl Session {
         Action::Reply(reply.unwrap_or_else(|e| vec![error(e.code, e.detail)]))
     }
 
-    fn take_engine(&mut self) -> EngineSlot {
-        EngineSlot {
-            held: self.engine.take(),
+    /// The session's options as its engine takes them.
+    fn engine_settings(&self) -> EngineSettings {
+        EngineSettings {
             hash_mib: self.hash_mib,
             threads: self.threads,
-            budget: Arc::clone(&self.options.memory),
+            multipv: self.multipv,
+            move_overhead_ms: self.move_overhead_ms,
         }
     }
 
@@ -330,7 +324,7 @@ fn no_position() -> ParseError {
 }
 
 fn help() -> Vec<String> {
-    let mut lines: Vec<String> = HELP
+    let mut lines: Vec<String> = super::command::help()
         .iter()
         .map(|(cmd, what)| format!("help {cmd} -- {what}"))
         .collect();

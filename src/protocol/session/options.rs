@@ -51,7 +51,7 @@ impl Session {
             // Two tables of the size (the search's and the solver's), and
             // what this session holds now comes back when they are made.
             let budget = &self.options.memory;
-            let held = self.engine.as_ref().map_or(0, |h| h.memory.mib());
+            let held = self.engine.as_ref().map_or(0, |e| e.memory_mib());
             let left = budget.left_mib().saturating_add(held);
             if mib.saturating_mul(2) > left {
                 return Err(fail(

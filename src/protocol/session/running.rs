@@ -12,6 +12,7 @@ use crate::protocol::command::Command;
 use crate::protocol::reply::{ErrorCode, error};
 use crate::stop::Stop;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// A job that is out, and the replies that wait for it.
 pub(super) struct Running {
@@ -79,9 +80,11 @@ impl Session {
     }
 
     fn finished(&mut self, done: JobDone) -> Action {
+        if let Some(engine) = done.engine {
+            self.engine = Some(engine);
+        }
         let mut lines = match done.result {
-            Finished::Search { engine, result } => {
-                self.engine = Some(engine);
+            Finished::Search(result) => {
                 if let Some(limits) = self.after_ponderhit() {
                     return self.go(limits);
                 }
@@ -92,8 +95,7 @@ impl Session {
                 }
                 lines
             }
-            Finished::ChooseGaps { engine, gaps } => {
-                self.engine = Some(engine);
+            Finished::ChooseGaps(gaps) => {
                 let then = self
                     .running
                     .as_mut()
@@ -121,9 +123,7 @@ impl Session {
                     (Err(e), _) => vec![error(e.code, e.detail)],
                 }
             }
-            Finished::Perft {
-                divide: Some(mut divide),
-            } => {
+            Finished::Perft(Some(mut divide)) => {
                 divide.sort_by_key(|(m, _)| file_order(*m));
                 let total: u64 = divide.iter().map(|(_, n)| n).sum();
                 let mut lines: Vec<String> =
@@ -131,21 +131,15 @@ impl Session {
                 lines.push(format!("ok nodes {total}"));
                 lines
             }
-            Finished::Solve {
-                engine,
-                pos,
-                solution,
-            } => {
-                self.engine = Some(engine);
+            Finished::Solve { pos, solution } => {
                 vec![solution_line(&pos, solution.as_ref())]
             }
-            Finished::Analyse { engine, analysis } => {
-                self.engine = Some(engine);
+            Finished::Analyse(analysis) => {
                 let mut lines = crate::analysis::write::protocol_lines(&analysis);
                 lines.push(crate::analysis::write::protocol_final(&analysis));
                 lines
             }
-            Finished::Perft { divide: None } => vec![error(
+            Finished::Perft(None) => vec![error(
                 ErrorCode::Interrupted,
                 "perft stopped before it finished",
             )],
@@ -162,11 +156,21 @@ impl Session {
         }
     }
 
+    /// Hands `work` out as a job, lending it the engine if it needs one.
     pub(super) fn start(&mut self, work: Work) -> Action {
+        let engine = if work.needs_engine() {
+            self.engine.take()
+        } else {
+            None
+        };
         let job = Job {
             work,
+            engine,
+            settings: self.engine_settings(),
+            budget: Arc::clone(&self.options.memory),
             stop: Arc::new(Stop::new()),
             preamble: Vec::new(),
+            received: Instant::now(),
         };
         let bounded = job.terms().bounded;
         if self.ending && !bounded {

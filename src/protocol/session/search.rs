@@ -9,20 +9,18 @@ use crate::rules::{Color, Position, uci};
 use crate::solver::{Solution, SolveLimits};
 
 impl Session {
-    pub(super) fn go(&mut self, mut limits: Limits) -> Action {
-        limits.move_overhead_ms = self.move_overhead_ms;
-        limits.multipv = self.multipv;
+    /// `go`: its limits as the command gave them; the session's options
+    /// reach the engine with the job (see [`Session::start`]).
+    pub(super) fn go(&mut self, limits: Limits) -> Action {
         match &self.state {
             State::AwaitingGaps(rules) => {
                 let rules = *rules;
-                let engine = self.take_engine();
                 // Pondering is for a game under way; the gaps are chosen now.
                 let gaps_limits = Limits {
                     ponder: false,
                     ..limits.clone()
                 };
                 let action = self.start(Work::ChooseGaps {
-                    engine,
                     rules,
                     limits: gaps_limits,
                 });
@@ -53,12 +51,9 @@ impl Session {
                 let pondering = Limits {
                     infinite: true,
                     ponder: true,
-                    move_overhead_ms: limits.move_overhead_ms,
                     ..Limits::default()
                 };
-                let engine = self.take_engine();
                 let action = self.start(Work::Search {
-                    engine,
                     pos,
                     limits: pondering,
                 });
@@ -72,12 +67,7 @@ impl Session {
             }
             State::Playing(game) => {
                 let pos = *game.position();
-                let engine = self.take_engine();
-                self.start(Work::Search {
-                    engine,
-                    pos,
-                    limits,
-                })
+                self.start(Work::Search { pos, limits })
             }
         }
     }
@@ -155,7 +145,7 @@ pub(super) fn analyse_limits(limits: SolveLimits) -> SolveLimits {
     if limits.nodes.is_none() && limits.movetime_ms.is_none() {
         SolveLimits {
             nodes: None,
-            movetime_ms: Some(crate::analysis::DEFAULT_MOVETIME_MS),
+            movetime_ms: Some(crate::analysis::DEFAULT_POSITION_MS),
         }
     } else {
         limits
