@@ -21,6 +21,12 @@ impl Rng {
         r
     }
 
+    /// A generator that goes on from `state` as it is: the draws of a plain
+    /// SplitMix64 seeded with `state`.
+    pub fn from_state(state: u64) -> Rng {
+        Rng(state)
+    }
+
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

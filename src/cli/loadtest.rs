@@ -14,6 +14,7 @@
 //! came (answer time less its move time), and the server's peak memory.
 
 use clap::Args;
+use pawnrace::rng::Rng;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::Arc;
@@ -144,15 +145,6 @@ impl Sample {
 
 fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
-}
-
-/// splitmix64: reproducible move times.
-fn draw(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The server this run started, stopped when dropped.
@@ -329,13 +321,14 @@ async fn load(args: &LoadtestArgs, addr: &str) -> Result<usize, Failure> {
     for index in 0..args.searchers {
         let addr = Arc::clone(&addr);
         let (rounds, fixed) = (args.rounds, args.movetime);
-        let mut seed = args.seed.wrapping_mul(1000).wrapping_add(index as u64);
+        // Reproducible move times, the same for a seed as ever.
+        let mut rng = Rng::from_state(args.seed.wrapping_mul(1000).wrapping_add(index as u64));
         searchers.push(tokio::spawn(async move {
             let mut c = Client::connect(&addr).await?;
             c.ask(START, "ok position").await?;
             let mut late = Vec::new();
             for _ in 0..rounds {
-                let movetime = fixed.unwrap_or_else(|| 100 + draw(&mut seed) % 1901);
+                let movetime = fixed.unwrap_or_else(|| 100 + rng.next_u64() % 1901);
                 let t = Instant::now();
                 let go_line = format!("go movetime {movetime}");
                 let go = c.ask(&go_line, "bestmove");
