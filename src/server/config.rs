@@ -20,6 +20,10 @@ pub struct ServerConfig {
     pub max_searches: usize,
     /// How long a shutdown waits for sessions to wind down before giving up.
     pub shutdown_grace: Duration,
+    /// A write to a peer that makes no progress for this long means the
+    /// peer is not reading: its session ends rather than keep its search
+    /// (and our memory) forever.
+    pub write_stall: Duration,
     pub session: SessionOptions,
 }
 
@@ -54,6 +58,7 @@ impl ServerConfig {
             max_line_length: self.max_line_length,
             idle_timeout: self.idle_timeout().filter(|_| remote),
             linger: Some(LINGER).filter(|_| transport == Transport::Tcp),
+            write_stall: self.write_stall,
             options: self.session.clone(),
         }
     }
@@ -67,6 +72,7 @@ impl Default for ServerConfig {
             idle_timeout: Some(Duration::from_secs(10 * 60)),
             max_searches: default_max_searches(),
             shutdown_grace: Duration::from_secs(10),
+            write_stall: Duration::from_secs(30),
             session: SessionOptions::default(),
         }
     }

@@ -11,10 +11,6 @@ use tracing::{debug, warn};
 /// slows its own search down rather than growing our memory.
 pub(super) const OUTPUT_QUEUE: usize = 256;
 
-/// A write that makes no progress for this long means the peer is not
-/// reading; we give up on it rather than keep its search forever.
-const WRITE_STALL: Duration = Duration::from_secs(30);
-
 pub(super) async fn send(out: &mpsc::Sender<String>, line: String) {
     // Fails only when the writer is gone, which the actor learns separately.
     let _ = out.send(line).await;
@@ -27,11 +23,13 @@ pub(super) async fn send_all(out: &mpsc::Sender<String>, lines: Vec<String>) {
 }
 
 /// Writes lines as they come, flushing after each batch of whatever is
-/// queued. Ends when every sender is gone or the peer cannot be written to;
-/// either way it drops the receiver, which tells the senders.
+/// queued. Ends when every sender is gone or the peer cannot be written to
+/// (a write stuck for `stall` counts: the peer is not reading); either way
+/// it drops the receiver, which tells the senders.
 pub(super) async fn write_lines<W: AsyncWrite + Unpin>(
     mut writer: W,
     mut rx: mpsc::Receiver<String>,
+    stall: Duration,
 ) {
     let mut batch = Vec::new();
     while let Some(line) = rx.recv().await {
@@ -47,7 +45,7 @@ pub(super) async fn write_lines<W: AsyncWrite + Unpin>(
             writer.write_all(&batch).await?;
             writer.flush().await
         };
-        match tokio::time::timeout(WRITE_STALL, write).await {
+        match tokio::time::timeout(stall, write).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => {
                 debug!("write failed: {e}");
@@ -55,14 +53,14 @@ pub(super) async fn write_lines<W: AsyncWrite + Unpin>(
             }
             Err(_) => {
                 warn!(
-                    "peer has not read its output for {} s; giving up on it",
-                    WRITE_STALL.as_secs()
+                    "peer has not read its output for {:?}; giving up on it",
+                    stall
                 );
                 return;
             }
         }
     }
-    let _ = tokio::time::timeout(WRITE_STALL, writer.shutdown()).await;
+    let _ = tokio::time::timeout(stall, writer.shutdown()).await;
 }
 
 fn push_line(batch: &mut Vec<u8>, line: &str) {

@@ -53,6 +53,8 @@ pub(crate) struct Settings {
     /// long. Closing a TCP socket with unread input makes the kernel send a
     /// reset, which can destroy our last lines before the peer reads them.
     pub linger: Option<Duration>,
+    /// See [`super::ServerConfig::write_stall`].
+    pub write_stall: Duration,
     pub options: SessionOptions,
 }
 
@@ -249,7 +251,7 @@ where
 {
     let _session = shared.stats.session();
     let (out, rx) = mpsc::channel::<String>(OUTPUT_QUEUE);
-    let writer_task = tokio::spawn(write_lines(writer, rx));
+    let writer_task = tokio::spawn(write_lines(writer, rx, settings.write_stall));
     let framer = LineFramer::new(settings.max_line_length);
     let max_line_length = framer.max_line_length();
     let mut frames = FramedRead::new(reader, framer);
