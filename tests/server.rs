@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{InProcess, Peer, ServerProcess, StdioProcess, eventually, glob, wait_exit};
+use common::{InProcess, Peer, ServerProcess, assert_glob, eventually};
 use pawnrace::server::ServerConfig;
 use std::process::{Command, Stdio};
 use std::thread;
@@ -18,10 +18,6 @@ fn config() -> ServerConfig {
         idle_timeout: None,
         ..ServerConfig::default()
     }
-}
-
-fn assert_glob(pattern: &str, line: &str) {
-    assert!(glob(pattern, line), "expected {pattern:?}, got {line:?}");
 }
 
 /// Plays the engine against itself until the game is over; returns the
@@ -273,47 +269,6 @@ fn serve_prints_its_address_and_a_taken_port_fails() {
     assert!(stderr.contains("cannot listen"), "{stderr}");
 }
 
-#[test]
-fn stdio_eof_exits_0() {
-    let mut process = StdioProcess::spawn(&[]);
-    process.peer.send("isready");
-    assert_eq!(process.peer.line(), "readyok");
-    process.peer.close_input();
-    process.peer.expect_eof();
-    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after EOF");
-    assert!(status.success(), "exit status {status}");
-}
-
-/// `quit` ends the process even though stdin stays open.
-#[test]
-fn stdio_quit_exits_0_with_stdin_open() {
-    let mut process = StdioProcess::spawn(&[]);
-    process.peer.send("quit");
-    assert_eq!(process.peer.line(), "ok bye");
-    process.peer.expect_eof();
-    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after quit");
-    assert!(status.success(), "exit status {status}");
-}
-
-/// (protocol) EOF during a search stops it, answers it, and exits 0.
-#[test]
-fn stdio_eof_mid_search_exits_0() {
-    let mut process = StdioProcess::spawn(&[]);
-    let peer = &process.peer;
-    peer.send("newgame");
-    assert_glob("ok newgame pawnrace*", &peer.reply());
-    // With no gaps chosen, `go` chooses them and answers `ok gaps XY`.
-    peer.send("go");
-    assert_glob("ok gaps *", &peer.reply());
-    peer.send("go infinite");
-    peer.send("isready");
-    assert_eq!(peer.reply(), "readyok");
-    peer.close_input();
-    assert_glob("bestmove *", &peer.reply());
-    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after EOF");
-    assert!(status.success(), "exit status {status}");
-}
-
 /// (protocol) A timed search answers even while untimed searches want
 /// every core: due sooner, it takes the core from one of them.
 #[test]
@@ -368,26 +323,6 @@ fn idle_timeout_ends_a_silent_infinite_search() {
     assert_eq!(finals.len(), 2, "{finals:?}");
     assert_glob("error idle-timeout *", finals[0]);
     assert_glob("bestmove *", finals[1]);
-}
-
-/// (protocol) Piped input: lines sent during a search wait their turn, and
-/// the end of input lets a bounded search finish (an unbounded one is
-/// stopped), then the queued lines run.
-#[test]
-fn piped_input_gets_every_answer_and_bounded_work_finishes() {
-    let script = "position startpos gaps AH\ngo depth 9\nfen\ngo infinite\nboard\n";
-    let (ok, stdout, stderr) = common::run_binary(&[], script.as_bytes());
-    assert!(ok, "{stderr}");
-    let finals: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("info ")).collect();
-    assert_glob("ok position *", finals[0]);
-    assert_glob("bestmove *", finals[1]);
-    assert_glob("ok fen * b -", finals[2]);
-    assert_glob("bestmove *", finals[3]);
-    assert_eq!(finals.last(), Some(&"ok board"));
-    assert!(
-        stdout.contains("info depth 9 "),
-        "the bounded search reached its depth: {stdout}"
-    );
 }
 
 /// Out of file descriptors, the server keeps serving its sessions, tells

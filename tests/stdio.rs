@@ -1,0 +1,71 @@
+//! The binary serving one session on its stdin and stdout: how it ends
+//! (end of input, `quit`, end of input mid-search) and piped scripts.
+//! Tests marked "(protocol)" need the real protocol session.
+
+mod common;
+
+use common::{StdioProcess, assert_glob, wait_exit};
+use std::time::Duration;
+
+const SETTLE: Duration = Duration::from_secs(10);
+
+#[test]
+fn stdio_eof_exits_0() {
+    let mut process = StdioProcess::spawn(&[]);
+    process.peer.send("isready");
+    assert_eq!(process.peer.line(), "readyok");
+    process.peer.close_input();
+    process.peer.expect_eof();
+    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after EOF");
+    assert!(status.success(), "exit status {status}");
+}
+
+/// `quit` ends the process even though stdin stays open.
+#[test]
+fn stdio_quit_exits_0_with_stdin_open() {
+    let mut process = StdioProcess::spawn(&[]);
+    process.peer.send("quit");
+    assert_eq!(process.peer.line(), "ok bye");
+    process.peer.expect_eof();
+    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after quit");
+    assert!(status.success(), "exit status {status}");
+}
+
+/// (protocol) EOF during a search stops it, answers it, and exits 0.
+#[test]
+fn stdio_eof_mid_search_exits_0() {
+    let mut process = StdioProcess::spawn(&[]);
+    let peer = &process.peer;
+    peer.send("newgame");
+    assert_glob("ok newgame pawnrace*", &peer.reply());
+    // With no gaps chosen, `go` chooses them and answers `ok gaps XY`.
+    peer.send("go");
+    assert_glob("ok gaps *", &peer.reply());
+    peer.send("go infinite");
+    peer.send("isready");
+    assert_eq!(peer.reply(), "readyok");
+    peer.close_input();
+    assert_glob("bestmove *", &peer.reply());
+    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after EOF");
+    assert!(status.success(), "exit status {status}");
+}
+
+/// (protocol) Piped input: lines sent during a search wait their turn, and
+/// the end of input lets a bounded search finish (an unbounded one is
+/// stopped), then the queued lines run.
+#[test]
+fn piped_input_gets_every_answer_and_bounded_work_finishes() {
+    let script = "position startpos gaps AH\ngo depth 9\nfen\ngo infinite\nboard\n";
+    let (ok, stdout, stderr) = common::run_binary(&[], script.as_bytes());
+    assert!(ok, "{stderr}");
+    let finals: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("info ")).collect();
+    assert_glob("ok position *", finals[0]);
+    assert_glob("bestmove *", finals[1]);
+    assert_glob("ok fen * b -", finals[2]);
+    assert_glob("bestmove *", finals[3]);
+    assert_eq!(finals.last(), Some(&"ok board"));
+    assert!(
+        stdout.contains("info depth 9 "),
+        "the bounded search reached its depth: {stdout}"
+    );
+}
