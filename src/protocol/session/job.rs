@@ -110,7 +110,7 @@ impl std::fmt::Debug for JobDone {
 pub struct JobTerms {
     /// Cores it keeps busy (a session's `Threads`).
     pub threads: usize,
-    /// When the session handed it out (see [`Job::received`]).
+    /// When the session handed the job out.
     pub received: Instant,
     /// For a timed search: how long it may take from `received`; it must
     /// answer by then whether or not it got a search slot.
