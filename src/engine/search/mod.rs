@@ -9,6 +9,7 @@ use crate::eval::score::{MATE_BOUND, MAX_PLY, SEARCH_MATE};
 use crate::rules::{Move, MoveList, NoMoves, Position, RuleSet};
 use crate::stop::Stop;
 
+mod node;
 mod order;
 
 /// Above every score.
@@ -313,117 +314,6 @@ impl<'a> Searcher<'a> {
                 .store(key, 0, depth, alpha, Bound::Exact, Some(best));
         }
         (alpha, best)
-    }
-
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: i32,
-    ) -> i32 {
-        if depth <= 0 {
-            // Before counting the node, which quiescence counts itself.
-            return self.quiesce(pos, alpha, beta, ply);
-        }
-        let pv_node = beta - alpha > 1;
-        let p = ply as usize;
-        self.pv_len[p] = 0;
-        if self.tick() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-
-        if let Some(score) = self.settled(pos, ply, pv_node) {
-            return score;
-        }
-        // Mate distance pruning: nothing here can beat a shorter proven result.
-        alpha = alpha.max(-(SEARCH_MATE - ply));
-        beta = beta.min(SEARCH_MATE - ply - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        let key = pos.hash();
-        let hit = self.tt.probe(key, ply);
-        if let Some(h) = hit
-            && !pv_node
-            && h.depth >= depth
-        {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut {
-                return h.score;
-            }
-        }
-
-        let moves = pos.legal_moves();
-        let ordered = self.ordered(pos, &moves, hit.and_then(|h| h.mv), p);
-        let us = pos.side_to_move().index();
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move = None;
-        for (i, &m) in ordered.iter().enumerate() {
-            let child = pos.play_unchecked(m);
-            let quiet =
-                !m.is_capture() && Some(m) != self.killers[p][0] && Some(m) != self.killers[p][1];
-            let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                // Late quiet moves are rarely best: look at them less deeply
-                // first, and fully only if they surprise.
-                let reduction = if depth >= 3 && i >= 3 && quiet {
-                    1 + (i >= 8) as i32
-                } else {
-                    0
-                };
-                let mut v =
-                    -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-                if v > alpha && reduction > 0 && !self.aborted {
-                    v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if v > alpha && v < beta && !self.aborted {
-                    v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
-                }
-                v
-            };
-            if self.aborted {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    if pv_node {
-                        self.set_pv(p, m);
-                    }
-                    if alpha >= beta {
-                        if !m.is_capture() {
-                            if self.killers[p][0] != Some(m) {
-                                self.killers[p][1] = self.killers[p][0];
-                                self.killers[p][0] = Some(m);
-                            }
-                            let h = &mut self.history[us][m.from.index()][m.to.index()];
-                            *h = (*h + depth * depth).min(1 << 20);
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, ply, depth, best_score, bound, best_move);
-        best_score
     }
 }
 
