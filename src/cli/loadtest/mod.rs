@@ -13,15 +13,15 @@
 //! milliseconds. It reports `isready` latency, how late each timed answer
 //! came (answer time less its move time), and the server's peak memory.
 
+mod sessions;
+
 use clap::Args;
 use pawnrace::rng::Rng;
+use sessions::{Client, churner, hog, probe, searcher};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader as AsyncBufReader, Lines};
-use tokio::net::TcpStream;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio_util::sync::CancellationToken;
 
 #[derive(Args, Debug)]
@@ -71,56 +71,6 @@ const START: &str = "position startpos gaps AH moves b2b3 g7g6 c2c3";
 /// How much later than its move time an answer may come before the
 /// session gives up on it and counts a failure.
 const PATIENCE: Duration = Duration::from_secs(10);
-
-struct Client {
-    lines: Lines<AsyncBufReader<OwnedReadHalf>>,
-    writer: OwnedWriteHalf,
-}
-
-impl Client {
-    async fn connect(addr: &str) -> Result<Client, Failure> {
-        let stream = TcpStream::connect(addr)
-            .await
-            .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
-        let _ = stream.set_nodelay(true);
-        let (reader, writer) = stream.into_split();
-        Ok(Client {
-            lines: AsyncBufReader::new(reader).lines(),
-            writer,
-        })
-    }
-
-    async fn send(&mut self, line: &str) -> Result<(), Failure> {
-        self.writer
-            .write_all(format!("{line}\n").as_bytes())
-            .await
-            .map_err(|e| format!("write failed: {e}"))
-    }
-
-    /// Reads until a line starting with `prefix`; returns it. An `error`
-    /// line on the way is a failure.
-    async fn until(&mut self, prefix: &str) -> Result<String, Failure> {
-        loop {
-            let line = self
-                .lines
-                .next_line()
-                .await
-                .map_err(|e| format!("read failed: {e}"))?
-                .ok_or_else(|| format!("connection closed while waiting for {prefix}"))?;
-            if line.starts_with(prefix) {
-                return Ok(line);
-            }
-            if line.starts_with("error") {
-                return Err(line);
-            }
-        }
-    }
-
-    async fn ask(&mut self, line: &str, reply: &str) -> Result<String, Failure> {
-        self.send(line).await?;
-        self.until(reply).await
-    }
-}
 
 /// Latencies of one kind, ms.
 #[derive(Default)]
@@ -264,105 +214,37 @@ async fn load(args: &LoadtestArgs, addr: &str) -> Result<usize, Failure> {
         c.ask("isready", "readyok").await?;
         idle.push(c);
     }
-
     let mut background = Vec::new();
     for _ in 0..args.hogs {
-        let (addr, done) = (Arc::clone(&addr), done.clone());
-        background.push(tokio::spawn(async move {
-            let mut c = Client::connect(&addr).await?;
-            c.ask(START, "ok position").await?;
-            c.send("go infinite").await?;
-            done.cancelled().await;
-            c.ask("stop", "bestmove").await?;
-            Ok::<(), Failure>(())
-        }));
+        background.push(tokio::spawn(hog(Arc::clone(&addr), done.clone())));
     }
     for _ in 0..args.churn {
-        let (addr, done) = (Arc::clone(&addr), done.clone());
-        background.push(tokio::spawn(async move {
-            let mut c = Client::connect(&addr).await?;
-            c.ask(START, "ok position").await?;
-            while !done.is_cancelled() {
-                for hash in ["1024", "1"] {
-                    // Refused when the memory budget has not that much left.
-                    c.send(&format!("setoption name Hash value {hash}")).await?;
-                    let said = c.lines.next_line().await.map_err(|e| e.to_string())?;
-                    if !said.is_some_and(|l| {
-                        l.starts_with("ok") || l.starts_with("error bad-argument Hash")
-                    }) {
-                        return Err("setoption Hash got no answer".into());
-                    }
-                    // An untimed search makes tables of the new size.
-                    c.ask("go depth 1", "bestmove").await?;
-                    c.ask(START, "ok position").await?;
-                }
-            }
-            Ok(())
-        }));
+        background.push(tokio::spawn(churner(Arc::clone(&addr), done.clone())));
     }
-    let probe = {
-        let (addr, done, every) = (Arc::clone(&addr), done.clone(), args.probe_every);
-        tokio::spawn(async move {
-            let mut c = Client::connect(&addr).await?;
-            let mut each = Sample::default();
-            while !done.is_cancelled() {
-                let t = Instant::now();
-                c.ask("isready", "readyok").await?;
-                each.0.push(ms(t));
-                tokio::time::sleep(Duration::from_millis(every)).await;
-            }
-            Ok::<Sample, Failure>(each)
-        })
-    };
+    let probe = tokio::spawn(probe(Arc::clone(&addr), done.clone(), args.probe_every));
     // Let the churners and hogs get going first.
     tokio::time::sleep(Duration::from_millis(300)).await;
 
-    let mut searchers = Vec::new();
-    for index in 0..args.searchers {
-        let addr = Arc::clone(&addr);
-        let (rounds, fixed) = (args.rounds, args.movetime);
-        // Reproducible move times, the same for a seed as ever.
-        let mut rng = Rng::from_state(args.seed.wrapping_mul(1000).wrapping_add(index as u64));
-        searchers.push(tokio::spawn(async move {
-            let mut c = Client::connect(&addr).await?;
-            c.ask(START, "ok position").await?;
-            let mut late = Vec::new();
-            for _ in 0..rounds {
-                let movetime = fixed.unwrap_or_else(|| 100 + rng.next_u64() % 1901);
-                let t = Instant::now();
-                let go_line = format!("go movetime {movetime}");
-                let go = c.ask(&go_line, "bestmove");
-                let patience = Duration::from_millis(movetime) + PATIENCE;
-                let best = tokio::time::timeout(patience, go)
-                    .await
-                    .map_err(|_| format!("no bestmove within {} ms", patience.as_millis()))??;
-                late.push(ms(t) - movetime as f64);
-                if best.contains("(none)") {
-                    c.ask(START, "ok position").await?;
-                }
-            }
-            c.ask("quit", "ok bye").await?;
-            Ok::<Vec<f64>, Failure>(late)
-        }));
-    }
+    let searchers: Vec<_> = (0..args.searchers)
+        .map(|index| {
+            // Reproducible move times, the same for a seed as ever.
+            let rng = Rng::from_state(args.seed.wrapping_mul(1000).wrapping_add(index as u64));
+            let search = searcher(Arc::clone(&addr), args.rounds, args.movetime, rng);
+            tokio::spawn(search)
+        })
+        .collect();
     let started = Instant::now();
     let mut lateness = Sample::default();
     let mut failures = Vec::new();
     for task in searchers {
-        match task.await {
-            Ok(Ok(late)) => lateness.0.extend(late),
-            Ok(Err(e)) => failures.push(e),
-            Err(e) => failures.push(e.to_string()),
+        if let Some(late) = outcome(task.await, &mut failures) {
+            lateness.0.extend(late);
         }
     }
     let wall = started.elapsed();
     done.cancel();
     for task in background {
-        match task.await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => failures.push(e),
-            Err(e) => failures.push(e.to_string()),
-        }
+        outcome(task.await, &mut failures);
     }
     let mut probe = match probe.await {
         Ok(Ok(s)) => s,
@@ -373,17 +255,15 @@ async fn load(args: &LoadtestArgs, addr: &str) -> Result<usize, Failure> {
         Err(e) => return Err(e.to_string()),
     };
     drop(idle);
-    let times = match args.movetime {
-        Some(ms) => format!("{ms} ms"),
-        None => "100..2000 ms".into(),
-    };
     println!(
-        "sessions {} (searchers {}, churners {}, hogs {}, idle {idle_count}); {} rounds of go movetime {times} in {:.1} s",
+        "sessions {} (searchers {}, churners {}, hogs {}, idle {idle_count}); {} rounds of go movetime {} in {:.1} s",
         args.sessions,
         args.searchers,
         args.churn,
         args.hogs,
         args.rounds,
+        args.movetime
+            .map_or("100..2000 ms".into(), |ms| format!("{ms} ms")),
         wall.as_secs_f64()
     );
     println!("isready: {}", probe.summary());
@@ -397,4 +277,22 @@ async fn load(args: &LoadtestArgs, addr: &str) -> Result<usize, Failure> {
         println!("  {f}");
     }
     Ok(failures.len())
+}
+
+/// A session's result, its failure (or its task's) put with the others.
+fn outcome<T>(
+    joined: Result<Result<T, Failure>, tokio::task::JoinError>,
+    failures: &mut Vec<Failure>,
+) -> Option<T> {
+    match joined {
+        Ok(Ok(value)) => Some(value),
+        Ok(Err(e)) => {
+            failures.push(e);
+            None
+        }
+        Err(e) => {
+            failures.push(e.to_string());
+            None
+        }
+    }
 }
