@@ -67,27 +67,7 @@ pub struct AnalyseArgs {
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
     let limits = args.budget.limits_or_movetime(DEFAULT_POSITION_MS);
-    let mut failed_input = false;
-    let mut inputs: Vec<(String, String)> = Vec::new();
-    if args.files.is_empty() {
-        let mut text = String::new();
-        match io::stdin().read_to_string(&mut text) {
-            Ok(_) => inputs.push(("stdin".into(), text)),
-            Err(e) => {
-                eprintln!("pawnrace analyse: stdin: {e}");
-                failed_input = true;
-            }
-        }
-    }
-    for path in &args.files {
-        match std::fs::read_to_string(path) {
-            Ok(text) => inputs.push((path.display().to_string(), text)),
-            Err(e) => {
-                eprintln!("pawnrace analyse: {}: {e}", path.display());
-                failed_input = true;
-            }
-        }
-    }
+    let (inputs, failed_input) = read_inputs(&args.files);
     let mut solver = Solver::new(args.table.mib);
     let cache = CacheFile::open("pawnrace analyse", args.cache.as_deref(), &mut solver);
     // Ctrl-C ends the analysis: what is not proven by then stays unknown,
@@ -154,6 +134,33 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Each input's name and text: the files, or stdin when there are none;
+/// and whether any could not be read (each such is told on stderr).
+fn read_inputs(files: &[PathBuf]) -> (Vec<(String, String)>, bool) {
+    let mut failed = false;
+    let mut inputs = Vec::new();
+    if files.is_empty() {
+        let mut text = String::new();
+        match io::stdin().read_to_string(&mut text) {
+            Ok(_) => inputs.push(("stdin".into(), text)),
+            Err(e) => {
+                eprintln!("pawnrace analyse: stdin: {e}");
+                failed = true;
+            }
+        }
+    }
+    for path in files {
+        match std::fs::read_to_string(path) {
+            Ok(text) => inputs.push((path.display().to_string(), text)),
+            Err(e) => {
+                eprintln!("pawnrace analyse: {}: {e}", path.display());
+                failed = true;
+            }
+        }
+    }
+    (inputs, failed)
 }
 
 /// A game's table (unless `summary_only`) and summary, each followed by a

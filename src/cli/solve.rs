@@ -5,7 +5,7 @@ use super::cache::CacheFile;
 use super::progress::ProgressLine;
 use clap::Args;
 use pawnrace::proofs::ProofEvent;
-use pawnrace::proofs::openings::{self, Openings, Proof, ProveLimits};
+use pawnrace::proofs::openings::{self, Openings, Proof, ProveLimits, Proved};
 use pawnrace::rules::{Color, Gaps};
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
@@ -126,8 +126,11 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
         solver: &|| Solver::new(hash),
     };
     let mut bar = ProgressLine::new();
-    let mut total = (Duration::ZERO, Duration::ZERO);
-    let started = Instant::now();
+    let mut times = Times {
+        solving: Duration::ZERO,
+        keeping: Duration::ZERO,
+        started: Instant::now(),
+    };
     let mut failed = false;
     openings::prove_all(&mut table, &workers, &prove_limits, &stop, &mut |event| {
         let (table, gaps, proved) = match event {
@@ -157,32 +160,8 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
             Some(Proof::Unknown(note)) => format!("unknown ({note})"),
             None => "missing".into(),
         };
-        // Solving (the result, distance and line) and sorting out the
-        // first moves are timed apart: the first is the proof itself.
-        total.1 += proved.keeping;
-        let solving = match proved.solving {
-            Some(t) => {
-                total.0 += t;
-                format!(
-                    "solved in {:.1} s, {:.1} s in all",
-                    t.as_secs_f64(),
-                    total.0.as_secs_f64()
-                )
-            }
-            None => "from the table".into(),
-        };
-        // With several workers the sums are thread time; the clock's time
-        // since the start is the run's.
-        eprintln!(
-            "{gaps}: {summary} ({solving}; first moves {:.1} s, {:.1} s in all; {:.1} s since the start)",
-            proved.keeping.as_secs_f64(),
-            total.1.as_secs_f64(),
-            started.elapsed().as_secs_f64(),
-        );
-        if let Err(e) = super::save(&args.out, table.to_text(&header)) {
-            eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
-            failed = true;
-        }
+        eprintln!("{gaps}: {summary} ({})", times.add(proved));
+        failed |= !save(&args.out, table, &header);
     });
     // Lines for pairs not attempted yet keep the table's shape honest.
     for gaps in Gaps::all(8) {
@@ -190,14 +169,57 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
             table.insert(gaps, Proof::Unknown("not attempted yet".into()));
         }
     }
-    if let Err(e) = super::save(&args.out, table.to_text(&header)) {
-        eprintln!("pawnrace solve: cannot write {}: {e}", args.out.display());
-        failed = true;
-    }
+    failed |= !save(&args.out, &table, &header);
     if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Writes the openings table to `out`; whether it was written (a failure
+/// is told).
+fn save(out: &std::path::Path, table: &Openings, header: &str) -> bool {
+    match super::save(out, table.to_text(header)) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("pawnrace solve: cannot write {}: {e}", out.display());
+            false
+        }
+    }
+}
+
+/// The openings' proofs so far. Solving (the result, distance and line)
+/// and sorting out the first moves are timed apart: the first is the proof
+/// itself. With several workers the sums are thread time; the clock's time
+/// since the start is the run's.
+struct Times {
+    solving: Duration,
+    keeping: Duration,
+    started: Instant,
+}
+
+impl Times {
+    /// Adds an opening's times; what its line says of them.
+    fn add(&mut self, proved: &Proved) -> String {
+        self.keeping += proved.keeping;
+        let solving = match proved.solving {
+            Some(t) => {
+                self.solving += t;
+                format!(
+                    "solved in {:.1} s, {:.1} s in all",
+                    t.as_secs_f64(),
+                    self.solving.as_secs_f64()
+                )
+            }
+            None => "from the table".into(),
+        };
+        format!(
+            "{solving}; first moves {:.1} s, {:.1} s in all; {:.1} s since the start",
+            proved.keeping.as_secs_f64(),
+            self.keeping.as_secs_f64(),
+            self.started.elapsed().as_secs_f64(),
+        )
     }
 }
 
