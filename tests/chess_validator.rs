@@ -2,7 +2,7 @@
 //! the command line, and variants made of new values only.
 
 use pawnrace::chess::{
-    DIAGONAL, Game, Invalid, Movement, ORTHOGONAL, PieceKind, Variant, symmetric,
+    ChessVariant, DIAGONAL, Game, Invalid, Movement, ORTHOGONAL, PieceKind, symmetric,
 };
 use pawnrace::problems::chess_validator;
 
@@ -131,7 +131,7 @@ fn a_new_kind_is_a_value_amazon_and_camel() {
     );
     let camel = PieceKind::leaper("camel", 'C', symmetric(1, 3));
     let kinds = [PieceKind::chess_set(), vec![amazon, camel]].concat();
-    let variant = Variant::new(8, 8, kinds, "4k3/8/8/8/3A4/8/8/C3K3").unwrap();
+    let variant = ChessVariant::new(8, 8, kinds, "4k3/8/8/8/3A4/8/8/C3K3").unwrap();
     let game = Game::new(variant);
     let from = |s: &str| {
         game.valid_moves()
@@ -170,7 +170,7 @@ fn a_changed_move_style_is_a_value_long_king_and_short_rook() {
             _ => k,
         })
         .collect();
-    let variant = Variant::new(8, 8, kinds, "k7/8/8/8/8/8/8/R3K3").unwrap();
+    let variant = ChessVariant::new(8, 8, kinds, "k7/8/8/8/8/8/8/R3K3").unwrap();
     let game = Game::new(variant);
     let ok = |m: &str| game.check(m.parse().unwrap());
     assert!(ok("e1e3").is_ok());
@@ -201,7 +201,7 @@ fn a_ten_by_ten_board_with_an_extra_kind_and_its_own_start() {
     );
     let kinds = [PieceKind::chess_set(), vec![chancellor]].concat();
     let layout = "rnbqkcbnrr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKCBNRR";
-    let variant = Variant::new(10, 10, kinds, layout).unwrap();
+    let variant = ChessVariant::new(10, 10, kinds, layout).unwrap();
     let game = Game::new(variant);
     assert_eq!(game.valid_moves().len(), 10 * 2 + 2 * 2 + 2);
     let out = run_game(game, "f1 g3\nj10 j8\nj9 j7\ng3 g9\nexit\n");
@@ -240,7 +240,7 @@ WR WN WB WQ WK -- WB WN WR WR
 #[test]
 fn another_start_on_eight_by_eight() {
     // A Chess960 start: same kinds, another layout.
-    let variant = Variant::new(
+    let variant = ChessVariant::new(
         8,
         8,
         PieceKind::chess_set(),

@@ -2,7 +2,7 @@
 //! as given, input problems, the command line, and the chess model's pawn
 //! moves against the bitboard rules core.
 
-use pawnrace::chess::{Game, Invalid, Move, PieceKind, PlayError, Square, Variant};
+use pawnrace::chess::{ChessMove, ChessSquare, ChessVariant, Game, Invalid, PieceKind, PlayError};
 use pawnrace::problems::pawn_validator::{self, first_incorrect};
 use pawnrace::rules::{Color, Gaps, Position, RuleSet};
 use pawnrace::testkit::Rng;
@@ -33,7 +33,7 @@ fn verdict(moves: &str) -> (usize, Invalid) {
     }
 }
 
-fn sq(s: &str) -> Square {
+fn sq(s: &str) -> ChessSquare {
     s.parse().unwrap()
 }
 
@@ -172,8 +172,8 @@ fn a_bad_count_or_missing_games_are_noted_and_what_is_there_answered() {
     );
 }
 
-fn chess_square(sq: pawnrace::rules::Square) -> Square {
-    Square::new(sq.file(), sq.rank())
+fn chess_square(sq: pawnrace::rules::Square) -> ChessSquare {
+    ChessSquare::new(sq.file(), sq.rank())
 }
 
 /// The position's pawns as a layout the chess model reads: runs of empty
@@ -217,7 +217,7 @@ fn pawn_moves_agree_with_the_bitboard_rules() {
             black: rng.below(8) as u8,
         };
         let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
-        let variant = Variant::new(8, 8, vec![PieceKind::pawn()], &layout(&pos)).unwrap();
+        let variant = ChessVariant::new(8, 8, vec![PieceKind::pawn()], &layout(&pos)).unwrap();
         let mut game = Game::new(variant);
         // A decided position is one where a pawn reached its last rank or a
         // side has no pawns: the core stops there, the chess model does not.
@@ -240,10 +240,10 @@ fn pawn_moves_agree_with_the_bitboard_rules() {
             }
             let m = legal[rng.below(legal.len())];
             pos = pos.play_unchecked(m);
-            let played = game.play(Move::new(chess_square(m.from), chess_square(m.to)));
+            let played = game.play(ChessMove::new(chess_square(m.from), chess_square(m.to)));
             assert!(played.is_ok(), "{m}: {played:?}");
             assert_eq!(game.render(), {
-                let v = Variant::new(8, 8, vec![PieceKind::pawn()], &layout(&pos)).unwrap();
+                let v = ChessVariant::new(8, 8, vec![PieceKind::pawn()], &layout(&pos)).unwrap();
                 v.start().render(&v)
             });
         }

@@ -2,15 +2,15 @@
 //! policy saying which moves are checked. What a session offers a user.
 
 use super::board::{Board, Piece};
-use super::square::{Move, ParseError};
+use super::square::{ChessMove, ParseError};
 use super::validate::{self, Invalid, Policy};
-use super::variant::Variant;
+use super::variant::ChessVariant;
 use crate::rules::Color;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    variant: Variant,
+    variant: ChessVariant,
     board: Board,
     side: Color,
     policy: Policy,
@@ -22,7 +22,7 @@ pub enum PlayError {
     /// The text is not a move.
     Parse(ParseError),
     /// It is a move, but not one that may be made.
-    Invalid(Move, Invalid),
+    Invalid(ChessMove, Invalid),
 }
 
 impl fmt::Display for PlayError {
@@ -38,11 +38,11 @@ impl std::error::Error for PlayError {}
 
 impl Game {
     /// The variant's start, white to move, every move checked.
-    pub fn new(variant: Variant) -> Game {
+    pub fn new(variant: ChessVariant) -> Game {
         Game::with_policy(variant, Policy::All)
     }
 
-    pub fn with_policy(variant: Variant, policy: Policy) -> Game {
+    pub fn with_policy(variant: ChessVariant, policy: Policy) -> Game {
         Game {
             board: variant.start().clone(),
             variant,
@@ -60,10 +60,10 @@ impl Game {
 
     /// Standard chess as the chess validator plays it.
     pub fn chess() -> Game {
-        Game::new(Variant::chess())
+        Game::new(ChessVariant::chess())
     }
 
-    pub fn variant(&self) -> &Variant {
+    pub fn variant(&self) -> &ChessVariant {
         &self.variant
     }
 
@@ -80,13 +80,13 @@ impl Game {
     }
 
     /// Whether the side to move may make `m`, and why not.
-    pub fn check(&self, m: Move) -> Result<(), Invalid> {
+    pub fn check(&self, m: ChessMove) -> Result<(), Invalid> {
         validate::check(&self.variant, &self.board, self.side, self.policy, m)
     }
 
     /// Makes `m` if it may be made, and passes the turn; returns the piece it
     /// took. A refused move leaves the game as it was, the same side to move.
-    pub fn play(&mut self, m: Move) -> Result<Option<Piece>, Invalid> {
+    pub fn play(&mut self, m: ChessMove) -> Result<Option<Piece>, Invalid> {
         self.check(m)?;
         let taken = self.board.make_move(m);
         self.side = !self.side;
@@ -94,8 +94,8 @@ impl Game {
     }
 
     /// [`Game::play`] for a move as text, `e2e4` or `e2 e4`.
-    pub fn play_text(&mut self, text: &str) -> Result<Move, PlayError> {
-        let m: Move = text.parse().map_err(PlayError::Parse)?;
+    pub fn play_text(&mut self, text: &str) -> Result<ChessMove, PlayError> {
+        let m: ChessMove = text.parse().map_err(PlayError::Parse)?;
         self.play(m)
             .map_err(|reason| PlayError::Invalid(m, reason))?;
         Ok(m)
@@ -103,7 +103,7 @@ impl Game {
 
     /// The moves the side to move may make, by origin square then target,
     /// each from the bottom rank up.
-    pub fn valid_moves(&self) -> Vec<Move> {
+    pub fn valid_moves(&self) -> Vec<ChessMove> {
         validate::valid_moves(&self.variant, &self.board, self.side, self.policy)
     }
 

@@ -5,7 +5,7 @@
 //! (offset lists: knight, king), sliders (direction lists with an optional
 //! range: rook, bishop, queen) and pawn-like movers ([`PawnMoves`]: forward
 //! step per colour, push length, first-move push, capture only diagonally).
-//! A [`Variant`] holds the board size (up to 26x99), the kinds and the start
+//! A [`ChessVariant`] holds the board size (up to 26x99), the kinds and the start
 //! layout. A new kind, a changed move style, another board size or another
 //! start is a new value; [`check`] reads the data and stays as it is.
 //!
@@ -18,7 +18,7 @@
 //!
 //! [`Game`] is what a session needs to hold a game of this kind:
 //!
-//! - [`Game::chess`] (or [`Game::new`] with any [`Variant`]) starts one;
+//! - [`Game::chess`] (or [`Game::new`] with any [`ChessVariant`]) starts one;
 //! - [`Game::play_text`] makes a move given as `e2e4` or `e2 e4`, or says why
 //!   not ([`PlayError`]: not a move, or an [`Invalid`] reason) and leaves the
 //!   game as it was;
@@ -41,6 +41,6 @@ mod tests;
 pub use board::{Board, Piece};
 pub use game::{Game, PlayError};
 pub use piece::{DIAGONAL, Movement, ORTHOGONAL, Offset, PawnMoves, PieceKind, symmetric};
-pub use square::{MAX_HEIGHT, MAX_WIDTH, Move, ParseError, Square};
+pub use square::{ChessMove, ChessSquare, MAX_HEIGHT, MAX_WIDTH, ParseError};
 pub use validate::{Invalid, Policy, check, valid_moves};
-pub use variant::{CHESS_START, KindId, Variant, VariantError};
+pub use variant::{CHESS_START, ChessVariant, ChessVariantError, KindId};

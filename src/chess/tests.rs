@@ -6,14 +6,14 @@ use crate::rules::Color;
 
 /// An 8x8 chess game from a layout, white to move.
 fn game(layout: &str) -> Game {
-    Game::new(Variant::new(8, 8, PieceKind::chess_set(), layout).unwrap())
+    Game::new(ChessVariant::new(8, 8, PieceKind::chess_set(), layout).unwrap())
 }
 
-fn sq(s: &str) -> Square {
+fn sq(s: &str) -> ChessSquare {
     s.parse().unwrap()
 }
 
-fn mv(s: &str) -> Move {
+fn mv(s: &str) -> ChessMove {
     s.parse().unwrap()
 }
 
@@ -246,7 +246,7 @@ fn the_start_has_twenty_moves_for_each_side() {
 
 #[test]
 fn pawns_only_takes_other_pieces_as_given_but_not_the_turn() {
-    let mut g = Game::with_policy(Variant::chess(), Policy::PawnsOnly);
+    let mut g = Game::with_policy(ChessVariant::chess(), Policy::PawnsOnly);
     g.play(mv("b1b5")).unwrap();
     assert!(matches!(g.play(mv("d1d5")), Err(Invalid::WrongSide { .. })));
     assert_eq!(g.play(mv("e6e5")), Err(Invalid::EmptySquare(sq("e6"))));

@@ -3,36 +3,36 @@
 
 use super::board::{Board, Piece};
 use super::piece::{Movement, Offset, PawnMoves};
-use super::square::{Move, Square};
-use super::variant::Variant;
+use super::square::{ChessMove, ChessSquare};
+use super::variant::ChessVariant;
 use crate::rules::Color;
 use std::fmt;
 
 /// Why a move may not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Invalid {
-    OffBoard(Square),
+    OffBoard(ChessSquare),
     NullMove,
-    EmptySquare(Square),
+    EmptySquare(ChessSquare),
     /// The piece on the square belongs to the side not to move.
     WrongSide {
-        square: Square,
+        square: ChessSquare,
         owner: Color,
     },
-    OwnPiece(Square),
+    OwnPiece(ChessSquare),
     /// No movement of the piece goes from here to there (too far, backwards,
     /// sideways, the wrong shape).
     NotHowItMoves {
         piece: String,
     },
     /// A piece stands between; the first such square.
-    PathBlocked(Square),
+    PathBlocked(ChessSquare),
     /// A straight push onto an occupied square: pawns capture diagonally.
-    PushOntoPiece(Square),
+    PushOntoPiece(ChessSquare),
     /// A diagonal step onto an empty square: it is the capture step.
-    CaptureOntoEmpty(Square),
+    CaptureOntoEmpty(ChessSquare),
     /// The longer push is only for the piece's first move.
-    AlreadyMoved(Square),
+    AlreadyMoved(ChessSquare),
 }
 
 impl fmt::Display for Invalid {
@@ -87,11 +87,11 @@ pub enum Policy {
 /// Reasons are tried in a fixed order: the squares, the piece and its owner,
 /// the target, then how the piece moves.
 pub fn check(
-    variant: &Variant,
+    variant: &ChessVariant,
     board: &Board,
     side: Color,
     policy: Policy,
-    m: Move,
+    m: ChessMove,
 ) -> Result<(), Invalid> {
     for sq in [m.from, m.to] {
         if !variant.contains(sq) {
@@ -154,7 +154,12 @@ fn steps_along(df: i16, dr: i16, (sf, sr): Offset) -> Option<i16> {
 }
 
 /// The first occupied square strictly between `from` and `k` steps along.
-fn first_blocker(board: &Board, from: Square, (sf, sr): Offset, k: i16) -> Option<Square> {
+fn first_blocker(
+    board: &Board,
+    from: ChessSquare,
+    (sf, sr): Offset,
+    k: i16,
+) -> Option<ChessSquare> {
     (1..k)
         .filter_map(|i| from.offset(i * sf as i16, i * sr as i16))
         .find(|&sq| board.get(sq).is_some())
@@ -162,7 +167,7 @@ fn first_blocker(board: &Board, from: Square, (sf, sr): Offset, k: i16) -> Optio
 
 fn slide(
     board: &Board,
-    m: Move,
+    m: ChessMove,
     df: i16,
     dr: i16,
     directions: &[Offset],
@@ -182,7 +187,7 @@ fn slide(
 
 fn pawn_move(
     board: &Board,
-    m: Move,
+    m: ChessMove,
     piece: Piece,
     step: Offset,
     pawn: &PawnMoves,
@@ -220,14 +225,19 @@ fn pawn_move(
 
 /// Every move `side` may make: each piece's square to each square of the
 /// board, through [`check`], so that the list and the check cannot disagree.
-pub fn valid_moves(variant: &Variant, board: &Board, side: Color, policy: Policy) -> Vec<Move> {
+pub fn valid_moves(
+    variant: &ChessVariant,
+    board: &Board,
+    side: Color,
+    policy: Policy,
+) -> Vec<ChessMove> {
     let mut moves = Vec::new();
     for (from, piece) in board.pieces() {
         if piece.color != side {
             continue;
         }
         for to in variant.squares() {
-            let m = Move::new(from, to);
+            let m = ChessMove::new(from, to);
             if check(variant, board, side, policy, m).is_ok() {
                 moves.push(m);
             }

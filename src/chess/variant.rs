@@ -3,7 +3,7 @@
 
 use super::board::{Board, Piece};
 use super::piece::PieceKind;
-use super::square::{MAX_HEIGHT, MAX_WIDTH, Square};
+use super::square::{ChessSquare, MAX_HEIGHT, MAX_WIDTH};
 use crate::rules::Color;
 use std::fmt;
 
@@ -11,7 +11,7 @@ use std::fmt;
 pub type KindId = u8;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Variant {
+pub struct ChessVariant {
     width: u8,
     height: u8,
     kinds: Vec<PieceKind>,
@@ -20,20 +20,20 @@ pub struct Variant {
 
 /// Why a variant cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantError(pub String);
+pub struct ChessVariantError(pub String);
 
-impl fmt::Display for VariantError {
+impl fmt::Display for ChessVariantError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for VariantError {}
+impl std::error::Error for ChessVariantError {}
 
-/// The chess start, in the layout form [`Variant::new`] reads.
+/// The chess start, in the layout form [`ChessVariant::new`] reads.
 pub const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 
-impl Variant {
+impl ChessVariant {
     /// A variant from its parts. `layout` is the start position as in FEN's
     /// first field: rows from the top, separated by `/`; a kind's letter in
     /// upper case for white and lower case for black; a number for a run of
@@ -43,8 +43,8 @@ impl Variant {
         height: u8,
         kinds: Vec<PieceKind>,
         layout: &str,
-    ) -> Result<Variant, VariantError> {
-        let err = |s: String| Err(VariantError(s));
+    ) -> Result<ChessVariant, ChessVariantError> {
+        let err = |s: String| Err(ChessVariantError(s));
         if !(1..=MAX_WIDTH).contains(&width) || !(1..=MAX_HEIGHT).contains(&height) {
             return err(format!(
                 "a {width}x{height} board: width must be 1..={MAX_WIDTH}, height 1..={MAX_HEIGHT}"
@@ -68,7 +68,7 @@ impl Variant {
             }
         }
         let start = parse_layout(width, height, &kinds, layout)?;
-        Ok(Variant {
+        Ok(ChessVariant {
             width,
             height,
             kinds,
@@ -77,8 +77,8 @@ impl Variant {
     }
 
     /// Chess as the validator problems play it.
-    pub fn chess() -> Variant {
-        Variant::new(8, 8, PieceKind::chess_set(), CHESS_START)
+    pub fn chess() -> ChessVariant {
+        ChessVariant::new(8, 8, PieceKind::chess_set(), CHESS_START)
             .expect("the chess start is a valid layout")
     }
 
@@ -106,14 +106,14 @@ impl Variant {
             .map(|i| i as KindId)
     }
 
-    pub fn contains(&self, sq: Square) -> bool {
+    pub fn contains(&self, sq: ChessSquare) -> bool {
         sq.file < self.width && sq.rank < self.height
     }
 
     /// Every square, rank by rank from the bottom.
-    pub fn squares(&self) -> impl Iterator<Item = Square> + use<> {
+    pub fn squares(&self) -> impl Iterator<Item = ChessSquare> + use<> {
         let (width, height) = (self.width, self.height);
-        (0..height).flat_map(move |rank| (0..width).map(move |file| Square::new(file, rank)))
+        (0..height).flat_map(move |rank| (0..width).map(move |file| ChessSquare::new(file, rank)))
     }
 
     pub fn start(&self) -> &Board {
@@ -126,8 +126,8 @@ fn parse_layout(
     height: u8,
     kinds: &[PieceKind],
     layout: &str,
-) -> Result<Board, VariantError> {
-    let err = |s: String| Err(VariantError(s));
+) -> Result<Board, ChessVariantError> {
+    let err = |s: String| Err(ChessVariantError(s));
     let rows: Vec<&str> = layout.trim().split('/').collect();
     if rows.len() != height as usize {
         return err(format!(
@@ -140,14 +140,14 @@ fn parse_layout(
         let rank = height - 1 - i as u8;
         let mut file: usize = 0;
         let mut run: usize = 0;
-        let mut place = |file: usize, piece: Option<Piece>| -> Result<(), VariantError> {
+        let mut place = |file: usize, piece: Option<Piece>| -> Result<(), ChessVariantError> {
             if file >= width as usize {
-                return Err(VariantError(format!(
+                return Err(ChessVariantError(format!(
                     "row {} of the layout ('{row}') is wider than {width}",
                     i + 1
                 )));
             }
-            board.set(Square::new(file as u8, rank), piece);
+            board.set(ChessSquare::new(file as u8, rank), piece);
             Ok(())
         };
         for c in row.chars() {
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn the_chess_start_has_the_pieces_where_they_belong() {
-        let v = Variant::chess();
+        let v = ChessVariant::chess();
         let at = |s: &str| v.start().get(s.parse().unwrap());
         let king = v.kind_by_symbol('k').unwrap();
         assert_eq!(at("e1"), Some(Piece::new(king, Color::White)));
@@ -206,20 +206,20 @@ mod tests {
     fn bad_variants_are_refused_with_a_reason() {
         let kinds = PieceKind::chess_set;
         let bad = [
-            Variant::new(0, 8, kinds(), CHESS_START),
-            Variant::new(27, 8, kinds(), CHESS_START),
-            Variant::new(8, 7, kinds(), CHESS_START),
-            Variant::new(
+            ChessVariant::new(0, 8, kinds(), CHESS_START),
+            ChessVariant::new(27, 8, kinds(), CHESS_START),
+            ChessVariant::new(8, 7, kinds(), CHESS_START),
+            ChessVariant::new(
                 8,
                 8,
                 kinds(),
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR",
             ),
-            Variant::new(8, 8, kinds(), "rnbqkbnr/pppppppp/8/8/8/7/PPPPPPPP/RNBQKBNR"),
-            Variant::new(8, 8, kinds(), "rnbqkbnr/pppppppp/8/8/8/9/PPPPPPPP/RNBQKBNR"),
-            Variant::new(8, 8, kinds(), "xnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"),
-            Variant::new(8, 8, kinds(), "99999999999999999999999/8/8/8/8/8/8/8"),
-            Variant::new(
+            ChessVariant::new(8, 8, kinds(), "rnbqkbnr/pppppppp/8/8/8/7/PPPPPPPP/RNBQKBNR"),
+            ChessVariant::new(8, 8, kinds(), "rnbqkbnr/pppppppp/8/8/8/9/PPPPPPPP/RNBQKBNR"),
+            ChessVariant::new(8, 8, kinds(), "xnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"),
+            ChessVariant::new(8, 8, kinds(), "99999999999999999999999/8/8/8/8/8/8/8"),
+            ChessVariant::new(
                 8,
                 8,
                 [kinds(), vec![PieceKind::pawn()]].concat(),

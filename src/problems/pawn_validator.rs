@@ -19,14 +19,14 @@
 //!   answered. More: a note, and the extra lines are not games.
 
 use super::{note, numbered_lines};
-use crate::chess::{Game, PlayError, Policy, Variant};
+use crate::chess::{ChessVariant, Game, PlayError, Policy};
 use std::io::{self, BufRead, Write};
 
 /// The 1-based number of the first incorrect move of a game written as
 /// moves separated by whitespace, and why it is incorrect; `None` when every
 /// move is correct.
 pub fn first_incorrect(moves: &str) -> Option<(usize, PlayError)> {
-    let mut game = Game::with_policy(Variant::chess(), Policy::PawnsOnly);
+    let mut game = Game::with_policy(ChessVariant::chess(), Policy::PawnsOnly);
     moves
         .split_whitespace()
         .enumerate()

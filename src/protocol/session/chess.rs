@@ -89,7 +89,7 @@ fn current(history: &[Game]) -> &Game {
 fn play(
     game: &mut Game,
     text: &str,
-) -> Result<crate::chess::Move, crate::protocol::command::ParseError> {
+) -> Result<crate::chess::ChessMove, crate::protocol::command::ParseError> {
     game.play_text(text).map_err(|e| match e {
         PlayError::Parse(_) => fail(
             ErrorCode::BadArgument,
