@@ -259,3 +259,6 @@ fn proven_line(value: Value, plies: Option<u32>) -> String {
         (_, None) => format!("info string proven {value}"),
     }
 }
+
+#[cfg(test)]
+mod tests;
