@@ -4,7 +4,9 @@
 use clap::Args;
 use pawnrace::rules::{Gaps, Position, PositionError, Variant};
 use pawnrace::solver::SolveLimits;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
 /// Table size for what a move at move time gets: a session's engine, and
 /// the benchmarks and tools that measure or check move-time play.
@@ -119,12 +121,65 @@ pub struct SetArgs {
 
 /// `--shard I/N`: of the work left, every N-th item starting at I, so that
 /// shards run in parallel and their files are merged afterwards.
-pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let (i, n) = s.split_once('/').ok_or("want I/N, e.g. 0/4")?;
-    let i: usize = i.parse().map_err(|_| format!("'{i}' is not a number"))?;
-    let n: usize = n.parse().map_err(|_| format!("'{n}' is not a number"))?;
-    if n == 0 || i >= n {
-        return Err(format!("shard {i}/{n}: want 0 <= I < N"));
+#[derive(Clone, Copy, Debug)]
+pub struct Shard {
+    index: usize,
+    count: usize,
+}
+
+impl Shard {
+    /// This shard's share of `left`, in order. Shards split what is left,
+    /// so that a resumed run spreads evenly.
+    pub fn of<T>(self, left: impl IntoIterator<Item = T>) -> Vec<T> {
+        left.into_iter()
+            .enumerate()
+            .filter(|(n, _)| n % self.count == self.index)
+            .map(|(_, item)| item)
+            .collect()
     }
-    Ok((i, n))
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s.split_once('/').ok_or("want I/N, e.g. 0/4")?;
+        let index: usize = i.parse().map_err(|_| format!("'{i}' is not a number"))?;
+        let count: usize = n.parse().map_err(|_| format!("'{n}' is not a number"))?;
+        if count == 0 || index >= count {
+            return Err(format!("shard {index}/{count}: want 0 <= I < N"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Opens a resumable tool's output to append to, writing `header` first
+/// where the file is new or empty.
+pub fn append_to(path: &Path, header: impl FnOnce() -> String) -> std::io::Result<File> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    if file.metadata()?.len() == 0 {
+        file.write_all(header().as_bytes())?;
+    }
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shard;
+
+    #[test]
+    fn shards_split_what_is_left_between_them() {
+        let shards: Vec<Shard> = ["0/3", "1/3", "2/3"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let left = || (0..10).filter(|i| i % 4 != 0);
+        let parts: Vec<Vec<i32>> = shards.iter().map(|s| s.of(left())).collect();
+        assert_eq!(parts, [vec![1, 5, 9], vec![2, 6], vec![3, 7]]);
+        for bad in ["3/3", "0/0", "1", "a/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
 }

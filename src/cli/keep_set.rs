@@ -2,7 +2,7 @@
 //! (`data/keep-set.txt`), resumably and in shards; `pawnrace bench keep`
 //! plays the engine on them.
 
-use super::args::{ProofTable, SESSION_HASH_MIB, parse_shard};
+use super::args::{ProofTable, SESSION_HASH_MIB, Shard, append_to};
 use clap::Args;
 use pawnrace::lab::keep::{self, Entry, MakeOptions};
 use pawnrace::solver::{SolveLimits, Solver};
@@ -39,8 +39,8 @@ pub struct KeepSetArgs {
     hard_ms: Option<u64>,
     /// Of the samples the file lacks, take every N-th starting at I, written
     /// I/N (for running shards in parallel; their files are merged afterwards).
-    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
-    shard: (usize, usize),
+    #[arg(long, default_value = "0/1")]
+    shard: Shard,
     /// The set to extend; it is read first and appended to after each sample.
     #[arg(long, default_value = "data/keep-set.txt")]
     out: PathBuf,
@@ -69,20 +69,13 @@ pub fn run(args: KeepSetArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut file = match std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-    {
+    let mut file = match append_to(&args.out, || format!("{}\n", header(&args))) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("pawnrace keep-set: {}: {e}", args.out.display());
             return ExitCode::FAILURE;
         }
     };
-    if existing.is_empty() {
-        let _ = writeln!(file, "{}", header(&args));
-    }
     let options = MakeOptions {
         seed: args.seed,
         per_side: args.per_side,
@@ -97,15 +90,9 @@ pub fn run(args: KeepSetArgs) -> ExitCode {
     };
     let mut solver = Solver::new(args.table.mib);
     let stop = Stop::new();
-    let (shard, shards) = args.shard;
-    // Shards split what is left, so a resumed run spreads evenly.
-    let todo: Vec<_> = keep::slots(args.per_side)
+    let todo = args.shard.of(keep::slots(args.per_side)
         .into_iter()
-        .filter(|key| !done.contains(key))
-        .enumerate()
-        .filter(|(n, _)| n % shards == shard)
-        .map(|(_, key)| key)
-        .collect();
+        .filter(|key| !done.contains(key)));
     eprintln!("keep-set: {} samples to make", todo.len());
     for (n, (gaps, slot)) in todo.iter().enumerate() {
         let start = Instant::now();

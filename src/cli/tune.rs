@@ -2,7 +2,7 @@
 //! evaluation (resumably, in shards); `pawnrace tune fit` fits the
 //! evaluation's weights to them and prints what it found.
 
-use super::args::{LabelTable, parse_shard};
+use super::args::{LabelTable, Shard, append_to};
 use clap::{Args, Subcommand};
 use pawnrace::lab::tune::{self, FitOptions, Line, MakeOptions};
 use pawnrace::solver::{SolveLimits, Solver};
@@ -39,8 +39,8 @@ struct MakeArgs {
     #[arg(long, default_value_t = 1_000_000)]
     nodes: u64,
     /// Of the walks the file lacks, take every N-th starting at I (I/N).
-    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
-    shard: (usize, usize),
+    #[arg(long, default_value = "0/1")]
+    shard: Shard,
     /// The file to extend; read first, appended to after each walk.
     #[arg(long)]
     out: PathBuf,
@@ -127,32 +127,16 @@ fn make(args: MakeArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let done: HashSet<u64> = existing.iter().map(Line::index).collect();
-    let mut file = match std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-    {
+    let mut file = match append_to(&args.out, || tune::header(args.walks, &options)) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("pawnrace tune make: {}: {e}", args.out.display());
             return ExitCode::FAILURE;
         }
     };
-    if text.is_empty()
-        && let Err(e) = write!(file, "{}", tune::header(args.walks, &options))
-    {
-        eprintln!("pawnrace tune make: {}: {e}", args.out.display());
-        return ExitCode::FAILURE;
-    }
     let mut solver = Solver::new(args.table.mib);
     let stop = Stop::new();
-    let (shard, shards) = args.shard;
-    let todo: Vec<u64> = (0..args.walks)
-        .filter(|i| !done.contains(i))
-        .enumerate()
-        .filter(|(n, _)| n % shards == shard)
-        .map(|(_, i)| i)
-        .collect();
+    let todo = args.shard.of((0..args.walks).filter(|i| !done.contains(i)));
     eprintln!("tune make: {} walks to make", todo.len());
     let mut labelled = 0;
     for (n, &index) in todo.iter().enumerate() {
