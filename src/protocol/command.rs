@@ -42,18 +42,19 @@ pub enum Command {
 }
 
 /// The games `newgame` starts: a pawn game the engine plays, or the chess
-/// validator's full chess, which has no engine.
+/// validator's full chess (`newgame chess`), which has no engine. Not the
+/// `chess` of `UCI_Variant`, which names the board Pawn Race is played on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameKind {
     Pawn(Variant),
-    Chess,
+    FullChess,
 }
 
 impl std::str::FromStr for GameKind {
     type Err = String;
     fn from_str(s: &str) -> Result<GameKind, String> {
         if s.eq_ignore_ascii_case("chess") {
-            return Ok(GameKind::Chess);
+            return Ok(GameKind::FullChess);
         }
         s.parse()
             .map(GameKind::Pawn)

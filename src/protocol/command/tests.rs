@@ -111,7 +111,10 @@ fn setoption_and_others() {
         ok("newgame MINI4"),
         Command::NewGame(Some(GameKind::Pawn(Variant::Mini4)))
     );
-    assert_eq!(ok("newgame Chess"), Command::NewGame(Some(GameKind::Chess)));
+    assert_eq!(
+        ok("newgame Chess"),
+        Command::NewGame(Some(GameKind::FullChess))
+    );
     assert_eq!(ok("ucinewgame"), Command::NewGame(None));
     assert_eq!(err("newgame chess960").code, ErrorCode::BadArgument);
     assert_eq!(ok("perft 3"), Command::Perft(3));

@@ -291,7 +291,7 @@ impl Session {
         // The old game's tables: their memory goes back to the budget.
         self.engine = None;
         let variant = match kind {
-            GameKind::Chess => {
+            GameKind::FullChess => {
                 self.state = State::Chess(vec![crate::chess::Game::chess()]);
                 return vec!["ok newgame chess".into()];
             }

@@ -5,6 +5,10 @@ use crate::protocol::command::GameKind;
 use crate::protocol::reply::ErrorCode;
 use crate::rules::{Gaps, Variant};
 
+/// What chess GUIs and python-chess call the 8x8 board as `UCI_Variant`:
+/// Pawn Race's board, not the full chess of `newgame chess`.
+const UCI_CHESS_BOARD: &str = "chess";
+
 impl Session {
     pub(super) fn greeting(&self) -> Vec<String> {
         vec![
@@ -105,7 +109,7 @@ impl Session {
             // played: python-chess names it before every position.
             let text = value.map(str::trim).unwrap_or("");
             let variant: Variant = match text {
-                t if t.eq_ignore_ascii_case("chess") => Variant::PawnRace,
+                t if t.eq_ignore_ascii_case(UCI_CHESS_BOARD) => Variant::PawnRace,
                 t => t.parse().map_err(|e: String| {
                     fail(
                         ErrorCode::BadArgument,
