@@ -3,26 +3,26 @@
 //! the lines it returns, and its budgets.
 
 use pawnrace::rules::{Position, RuleSet};
-use pawnrace::solver::{Solution, SolveLimits, Solver, Value};
+use pawnrace::solver::{Proven, SolveLimits, Solver, Value};
 use pawnrace::stop::Stop;
 use pawnrace::testkit::{Rng, minimax, random_position, small_rule_sets};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-fn solve(solver: &mut Solver, pos: &Position) -> Solution {
+fn solve(solver: &mut Solver, pos: &Position) -> Proven {
     solver
         .solve(pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
         .expect("no limits: solved")
 }
 
 /// The line is legal, as long as claimed, and ends the game as claimed.
-fn check_line(pos: &Position, s: &Solution) {
+fn check_line(pos: &Position, s: &Proven) {
     let mut p = *pos;
-    for m in &s.pv {
+    for m in &s.line {
         assert!(p.is_legal(*m), "{}: {m} illegal in {}", pos.fen(), p.fen());
         p = p.play_unchecked(*m);
     }
-    assert_eq!(s.pv.len() as u32, s.plies, "{}", pos.fen());
+    assert_eq!(Some(s.line.len() as u32), s.plies, "{}", pos.fen());
     let outcome = p.outcome().expect("the line ends the game");
     let expected = s.value.winner(pos.side_to_move());
     assert_eq!(
@@ -58,7 +58,7 @@ fn agrees_with_minimax_on_random_small_positions() {
             *seen.entry(format!("{:?}", s.value)).or_insert(0) += 1;
             assert_eq!(s.value, expected.0, "{}", pos.fen());
             if s.value != Value::Draw {
-                assert_eq!(s.plies, expected.1, "{}", pos.fen());
+                assert_eq!(s.plies, Some(expected.1), "{}", pos.fen());
             }
             check_line(&pos, &s);
         }
@@ -110,7 +110,7 @@ fn uva_10838_samples() {
     ] {
         let pos = mini4(text);
         let s = solve(&mut solver, &pos);
-        assert_eq!((s.value, s.plies), (value, plies), "{text}");
+        assert_eq!((s.value, s.plies), (value, Some(plies)), "{text}");
         check_line(&pos, &s);
     }
 }
@@ -129,7 +129,7 @@ fn one_pawn_each() {
         check_line(&pos, &s);
     }
     let s = solve(&mut solver, &pawnrace("8/P7/8/8/8/8/7p/8 w -"));
-    assert_eq!(s.plies, 1);
+    assert_eq!(s.plies, Some(1));
 }
 
 #[test]
@@ -137,10 +137,10 @@ fn finished_games_need_no_line() {
     let mut solver = Solver::new(1);
     let stalemate = pawnrace("8/8/8/4p3/4P3/8/8/8 w -");
     let s = solve(&mut solver, &stalemate);
-    assert_eq!((s.value, s.plies, s.pv.len()), (Value::Draw, 0, 0));
+    assert_eq!((s.value, s.plies, s.line.len()), (Value::Draw, Some(0), 0));
     let lost = mini4("4/p3/P3/4 w -");
     let s = solve(&mut solver, &lost);
-    assert_eq!((s.value, s.plies), (Value::Loss, 0));
+    assert_eq!((s.value, s.plies), (Value::Loss, Some(0)));
 }
 
 #[test]
@@ -173,7 +173,7 @@ fn budgets_give_unknown_never_a_guess() {
         movetime_ms: Some(60_000),
     };
     let s = solver.solve(&pos, &limits, &stop, &mut |_| {});
-    assert_eq!(s.map(|s| (s.value, s.plies)), Some((Value::Win, 9)));
+    assert_eq!(s.map(|s| (s.value, s.plies)), Some((Value::Win, Some(9))));
 }
 
 #[test]

@@ -40,80 +40,14 @@ pub mod read;
 pub mod summary;
 pub mod write;
 
-use crate::proofs::book;
-use crate::proofs::openings::Openings;
+use crate::proofs;
 use crate::rules::{Color, Move, Position, san};
-use crate::solver::{SolveLimits, Solver, Value};
+use crate::solver::{Proven, SolveLimits, Solver, Source, Value};
 use crate::stop::Stop;
 
 /// The budget per position when a caller gives none, ms: a 60-ply game that
 /// the solver cannot prove anywhere takes about two minutes.
 pub const DEFAULT_POSITION_MS: u64 = 2000;
-
-/// Where a position's value came from.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Source {
-    /// The game is over in this position.
-    Rules,
-    /// The compiled-in openings table.
-    Openings,
-    /// The compiled-in book.
-    Book,
-    /// The exact solver.
-    Solver,
-    /// The only legal move leads to a position of known value.
-    Forced,
-}
-
-impl Source {
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Rules => "rules",
-            Source::Openings => "openings",
-            Source::Book => "book",
-            Source::Solver => "solver",
-            Source::Forced => "forced",
-        }
-    }
-}
-
-/// A position's proven value, independent of who is to move.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Known {
-    /// `None` for a draw.
-    pub winner: Option<Color>,
-    /// For a win, the fewest plies the winner needs; for a draw the length
-    /// of some drawing line (not an optimised number); 0 when the game is
-    /// over.
-    pub plies: u32,
-    pub source: Source,
-}
-
-impl Known {
-    /// From a value for the side to move in `pos`.
-    pub fn new(pos: &Position, value: Value, plies: u32, source: Source) -> Known {
-        let side = pos.side_to_move();
-        let winner = match value {
-            Value::Win => Some(side),
-            Value::Loss => Some(!side),
-            Value::Draw => None,
-        };
-        Known {
-            winner,
-            plies,
-            source,
-        }
-    }
-
-    /// The result for `side`.
-    pub fn value_for(&self, side: Color) -> Value {
-        match self.winner {
-            Some(w) if w == side => Value::Win,
-            Some(_) => Value::Loss,
-            None => Value::Draw,
-        }
-    }
-}
 
 /// What a move did to its mover's result (see the module's documentation).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -148,10 +82,11 @@ pub struct MoveReport {
     pub side: Color,
     pub mv: Move,
     pub san: String,
-    /// The value of the position the move was played in.
-    pub before: Option<Known>,
-    /// The value of the position the move led to.
-    pub after: Option<Known>,
+    /// The value of the position the move was played in, for the mover.
+    pub before: Option<Proven>,
+    /// The value of the position the move led to, for the opponent (to
+    /// move there).
+    pub after: Option<Proven>,
     pub verdict: Verdict,
 }
 
@@ -170,8 +105,9 @@ impl MoveReport {
 /// A game's analysis: the value of every position and a report per move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameAnalysis {
-    /// The start first, then the position after every move.
-    pub positions: Vec<Option<Known>>,
+    /// The start first, then the position after every move; each for its
+    /// side to move.
+    pub positions: Vec<Option<Proven>>,
     pub moves: Vec<MoveReport>,
     /// Whether the stop flag cut the analysis short (the positions it did
     /// not reach are unknown).
@@ -181,12 +117,14 @@ pub struct GameAnalysis {
 /// Reported after each position is valued, in the order they are valued
 /// (the last position first).
 #[derive(Copy, Clone, Debug)]
-pub struct PositionDone {
+pub struct PositionDone<'a> {
     /// 0 for the start, k for the position after the k-th move.
     pub index: usize,
     /// How many positions the game has (moves + 1).
     pub of: usize,
-    pub known: Option<Known>,
+    /// Who is to move in the position, whom `known` speaks for.
+    pub side: Color,
+    pub known: Option<&'a Proven>,
     /// Solver nodes as the solver last reported them (it reports about once
     /// a second and at the end of each phase, so a solve cut short may show
     /// fewer); 0 when the solver was not asked.
@@ -211,38 +149,25 @@ pub fn analyse(
         let next = line[line.len() - 1].play_unchecked(*m);
         line.push(next);
     }
-    let mut values: Vec<Option<Known>> = vec![None; line.len()];
+    let mut values: Vec<Option<Proven>> = vec![None; line.len()];
     for i in (0..line.len()).rev() {
         let pos = &line[i];
         let started = std::time::Instant::now();
         let mut nodes = 0;
-        let known = instant_value(pos).or_else(|| {
-            // Only the next position can be the only move's result.
-            let only = single_move(pos)?;
-            let next = values.get(i + 1).copied().flatten()?;
-            (moves.get(i) == Some(&only)).then_some(Known {
-                plies: next.plies + 1,
-                source: Source::Forced,
-                ..next
-            })
-        });
-        let known = known.or_else(|| {
-            if stop.is_raised() {
-                return None;
-            }
-            let solution = solver.solve(pos, limits, stop, &mut |p| nodes = p.nodes)?;
-            Some(Known::new(
-                pos,
-                solution.value,
-                solution.plies,
-                Source::Solver,
-            ))
-        });
+        let known = instant_value(pos)
+            .or_else(|| forced(pos, moves.get(i), values.get(i + 1)?.as_ref()?))
+            .or_else(|| {
+                if stop.is_raised() {
+                    return None;
+                }
+                solver.solve(pos, limits, stop, &mut |p| nodes = p.nodes)
+            });
         values[i] = known;
         progress(&PositionDone {
             index: i,
             of: line.len(),
-            known,
+            side: pos.side_to_move(),
+            known: values[i].as_ref(),
             nodes,
             time_ms: started.elapsed().as_millis() as u64,
         });
@@ -256,23 +181,36 @@ pub fn analyse(
     }
 }
 
-/// The value that costs no search: a finished game, the openings table, the
-/// book (its entries with a distance: the analysis writes one).
-pub fn instant_value(pos: &Position) -> Option<Known> {
+/// The value that costs no search: a finished game, else the proof tables
+/// ([`proofs::known`]; only with a distance, which the analysis writes).
+pub fn instant_value(pos: &Position) -> Option<Proven> {
     if let Some(outcome) = pos.outcome() {
-        return Some(Known {
-            winner: outcome.winner,
-            plies: 0,
+        return Some(Proven {
+            value: Value::for_side(outcome.winner, pos.side_to_move()),
+            plies: Some(0),
+            line: Vec::new(),
             source: Source::Rules,
         });
     }
-    if let Some(e) = Openings::builtin().along_line(pos)
-        && let Some(plies) = e.plies
-    {
-        return Some(Known::new(pos, e.value, plies, Source::Openings));
+    proofs::known(pos).filter(|p| p.plies.is_some())
+}
+
+/// The value of `pos` when `played` is its only move and the position after
+/// it is `next`: the opponent's result turned round, one ply further.
+fn forced(pos: &Position, played: Option<&Move>, next: &Proven) -> Option<Proven> {
+    let only = single_move(pos)?;
+    if played != Some(&only) {
+        return None;
     }
-    let e = book::builtin().get(pos)?;
-    Some(Known::new(pos, e.value, e.plies?, Source::Book))
+    let side = pos.side_to_move();
+    Some(Proven {
+        value: Value::for_side(next.winner(!side), side),
+        plies: Some(next.plies? + 1),
+        line: std::iter::once(only)
+            .chain(next.line.iter().copied())
+            .collect(),
+        source: Source::Forced,
+    })
 }
 
 /// The move, when `pos` has exactly one.
@@ -285,12 +223,12 @@ fn single_move(pos: &Position) -> Option<Move> {
 }
 
 /// The verdicts, from the values of every position along the game.
-fn judge(line: &[Position], moves: &[Move], values: &[Option<Known>]) -> Vec<MoveReport> {
+fn judge(line: &[Position], moves: &[Move], values: &[Option<Proven>]) -> Vec<MoveReport> {
     let first_side = line[0].side_to_move();
-    let rank = |v: Value| match v {
-        Value::Loss => 0,
-        Value::Draw => 1,
-        Value::Win => 2,
+    // The mover's result in position `k`, whoever is to move there.
+    let result_for = |side: Color, k: usize| {
+        let known = values[k].as_ref()?;
+        Some(Value::for_side(known.winner(line[k].side_to_move()), side))
     };
     moves
         .iter()
@@ -298,25 +236,20 @@ fn judge(line: &[Position], moves: &[Move], values: &[Option<Known>]) -> Vec<Mov
         .map(|(i, m)| {
             let pos = &line[i];
             let side = pos.side_to_move();
-            let (before, after) = (values[i], values[i + 1]);
             let verdict = if single_move(pos).is_some() {
                 Verdict::Forced
             } else {
-                match (before, after) {
-                    (Some(b), Some(a)) => {
-                        let now = rank(b.value_for(side));
-                        if rank(a.value_for(side)) < now {
-                            Verdict::Spoiled
+                match (result_for(side, i), result_for(side, i + 1)) {
+                    (Some(now), Some(after)) if after < now => Verdict::Spoiled,
+                    (Some(now), Some(_)) => {
+                        let handed = i
+                            .checked_sub(1)
+                            .and_then(|p| result_for(side, p))
+                            .is_some_and(|earlier| earlier < now);
+                        if handed {
+                            Verdict::Chance
                         } else {
-                            let handed = i
-                                .checked_sub(1)
-                                .and_then(|p| values[p])
-                                .is_some_and(|p| rank(p.value_for(side)) < now);
-                            if handed {
-                                Verdict::Chance
-                            } else {
-                                Verdict::Kept
-                            }
+                            Verdict::Kept
                         }
                     }
                     _ => Verdict::Unknown,
@@ -331,8 +264,8 @@ fn judge(line: &[Position], moves: &[Move], values: &[Option<Known>]) -> Vec<Mov
                 side,
                 mv: *m,
                 san: san(*m),
-                before,
-                after,
+                before: values[i].clone(),
+                after: values[i + 1].clone(),
                 verdict,
             }
         })

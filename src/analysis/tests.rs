@@ -1,7 +1,7 @@
 use super::read::read_games;
 use super::summary::{Tally, Totals};
 use super::*;
-use crate::proofs::openings::Proof;
+use crate::proofs::openings::Opening;
 use crate::rules::{Gaps, RuleSet, parse_move};
 
 const SECONDS: SolveLimits = SolveLimits {
@@ -36,10 +36,17 @@ fn verdicts(a: &GameAnalysis) -> Vec<Verdict> {
     a.moves.iter().map(|r| r.verdict).collect()
 }
 
+/// Each position's value as the table writes it; the side to move in each
+/// is the next mover's, and after the last move the other side.
 fn values(a: &GameAnalysis) -> Vec<String> {
+    let last = a.moves.last().expect("a game with moves").side;
     a.positions
         .iter()
-        .map(|k| write::value_text(k.as_ref()))
+        .enumerate()
+        .map(|(k, p)| {
+            let side = a.moves.get(k).map_or(!last, |r| r.side);
+            write::value_text(p.as_ref(), side)
+        })
         .collect()
 }
 
@@ -65,7 +72,7 @@ fn spoils_and_a_chance_taken() {
     assert_eq!(v[1], "black wins in 9");
     assert_eq!(v[2], "white wins in 9");
     assert_eq!(v[11], "white wins in 0");
-    assert_eq!(a.positions[11].unwrap().source, Source::Rules);
+    assert_eq!(a.positions[11].as_ref().unwrap().source, Source::Rules);
     assert!(!a.stopped);
     let white = Tally::of(&a, Color::White, 1);
     assert_eq!(
@@ -100,7 +107,7 @@ fn a_won_race_kept() {
     );
     assert_eq!(a.moves[1].label(), "1... a5");
     // White's only move takes its value from the position after it.
-    assert_eq!(a.positions[2].unwrap().source, Source::Forced);
+    assert_eq!(a.positions[2].as_ref().unwrap().source, Source::Forced);
     assert_eq!(a.moves[2].number, 2);
 }
 
@@ -117,7 +124,7 @@ fn a_budget_that_runs_out_is_unknown() {
     assert_eq!(a.positions[0], None);
     assert_eq!(a.moves[0].verdict, Verdict::Unknown);
     assert!(a.moves.iter().all(|r| r.verdict != Verdict::Kept));
-    assert_eq!(write::value_text(None), "unknown");
+    assert_eq!(write::value_text(None, Color::White), "unknown");
 }
 
 /// A raised stop flag leaves everything the solver would have had to prove
@@ -155,7 +162,7 @@ fn mini4_games() {
 #[test]
 fn an_openings_line_is_instant() {
     let gaps: Gaps = "AH".parse().unwrap();
-    let Some(Proof::Proven(p)) = crate::proofs::openings::Openings::builtin().get(gaps) else {
+    let Some(Opening::Proven(p)) = crate::proofs::openings::Openings::builtin().get(gaps) else {
         panic!("AH is proven");
     };
     let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
@@ -166,14 +173,17 @@ fn an_openings_line_is_instant() {
     };
     let a = analyse(
         &start,
-        &p.line,
+        &p.proven.line,
         &mut solver,
         &none,
         &Stop::new(),
         &mut |_| {},
     );
-    let first = a.positions[0].unwrap();
-    assert_eq!((first.winner, first.plies), (p.winner, p.plies));
+    let first = a.positions[0].as_ref().unwrap();
+    assert_eq!(
+        (first.winner(Color::White), first.plies),
+        (p.winner(), p.proven.plies)
+    );
     assert_eq!(first.source, Source::Openings);
     assert!(
         a.moves
@@ -182,7 +192,7 @@ fn an_openings_line_is_instant() {
         "{:?}",
         verdicts(&a)
     );
-    assert_eq!(a.positions.last().unwrap().unwrap().plies, 0);
+    assert_eq!(a.positions.last().unwrap().as_ref().unwrap().plies, Some(0));
 }
 
 #[test]

@@ -39,23 +39,23 @@
 
 use super::read::Game;
 use super::summary::{Tally, Totals};
-use super::{GameAnalysis, Known, MoveReport, Verdict};
+use super::{GameAnalysis, MoveReport, Verdict};
 use crate::rules::Color;
+use crate::solver::Proven;
 use std::fmt::Write as _;
 
 /// The `Annotator` tag of the annotated PGN.
 pub const ANNOTATOR: &str = "pawnrace analyse";
 
-/// `white wins in 29`, `draw` or `unknown`.
-pub fn value_text(known: Option<&Known>) -> String {
-    match known {
-        None => "unknown".into(),
-        Some(Known {
-            winner: Some(w),
-            plies,
-            ..
-        }) => format!("{} wins in {plies}", w.name()),
-        Some(Known { winner: None, .. }) => "draw".into(),
+/// `white wins in 29`, `draw` or `unknown`, for a position with
+/// `side_to_move` to move.
+pub fn value_text(known: Option<&Proven>, side_to_move: Color) -> String {
+    let Some(known) = known else {
+        return "unknown".into();
+    };
+    match known.winner(side_to_move) {
+        Some(w) => format!("{} wins in {}", w.name(), known.plies.unwrap_or(0)),
+        None => "draw".into(),
     }
 }
 
@@ -92,8 +92,8 @@ pub fn table(number: usize, game: &Game, analysis: &GameAnalysis) -> String {
             format!("{}{dots}", r.number),
             r.side.name().to_string(),
             r.san.clone(),
-            value_text(r.before.as_ref()),
-            value_text(r.after.as_ref()),
+            value_text(r.before.as_ref(), r.side),
+            value_text(r.after.as_ref(), !r.side),
             r.verdict.word().to_string(),
         ];
         out.push_str(&columns(&fields, &TABLE_WIDTHS));
@@ -233,7 +233,7 @@ pub fn annotated_pgn(game: &Game, analysis: &GameAnalysis) -> String {
     let mut tokens = Vec::new();
     for r in &analysis.moves {
         tokens.push(pgn_move(r));
-        tokens.push(format!("{{{}}}", value_text(r.after.as_ref())));
+        tokens.push(format!("{{{}}}", value_text(r.after.as_ref(), !r.side)));
     }
     tokens.push(game.result.clone());
     out.push_str(&wrap(&tokens, 79));
@@ -288,8 +288,8 @@ pub fn protocol_lines(analysis: &GameAnalysis) -> Vec<String> {
                 r.ply,
                 r.mv,
                 r.san,
-                value_text(r.before.as_ref()),
-                value_text(r.after.as_ref()),
+                value_text(r.before.as_ref(), r.side),
+                value_text(r.after.as_ref(), !r.side),
                 r.verdict.word()
             )
         })

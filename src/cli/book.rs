@@ -7,7 +7,7 @@ use super::progress::ProgressLine;
 use clap::Args;
 use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::book::{self, Book};
-use pawnrace::proofs::openings::{Openings, Proof};
+use pawnrace::proofs::openings::{Opening, Openings};
 use pawnrace::rules::{Color, Gaps, Move, Position, RuleSet};
 use pawnrace::solver::Solver;
 use std::path::PathBuf;
@@ -296,7 +296,7 @@ fn root_after(gaps: Gaps, after: &str) -> Result<Position, String> {
 
 fn winner_by_table(gaps: Gaps) -> Option<Color> {
     match Openings::builtin().get(gaps)? {
-        Proof::Proven(p) => p.winner,
-        Proof::Unknown(_) => None,
+        Opening::Proven(p) => p.winner(),
+        Opening::Unknown(_) => None,
     }
 }

@@ -141,7 +141,7 @@ fn check(book: &Book, added: &[Position], args: &MergeArgs) -> Result<(), ()> {
             .position(|&b| nodes < b)
             .unwrap_or(BUCKETS.len() - 1)] += 1;
         // The move's worth: the opponent's value after it, turned round.
-        let kept = match pos.play_line(&entry.pv[..1]) {
+        let kept = match pos.play_line(&entry.line[..1]) {
             Ok(after) => match after.outcome() {
                 Some(o) => Some(Value::for_side(o.winner, pos.side_to_move())),
                 None => {
@@ -161,7 +161,7 @@ fn check(book: &Book, added: &[Position], args: &MergeArgs) -> Result<(), ()> {
                     "{}: the book says {} with {}; proven {}, the move {}",
                     pos.fen(),
                     entry.value,
-                    entry.pv[0],
+                    entry.line[0],
                     d.value,
                     k
                 );

@@ -5,7 +5,7 @@ use super::cache::CacheFile;
 use super::progress::ProgressLine;
 use clap::Args;
 use pawnrace::proofs::ProofEvent;
-use pawnrace::proofs::openings::{self, Openings, Proof, ProveLimits, Proved};
+use pawnrace::proofs::openings::{self, Opening, Openings, ProveLimits, Proved};
 use pawnrace::rules::{Color, Gaps};
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
@@ -88,8 +88,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 .value
                 .winner(pos.side_to_move())
                 .map_or("draw", Color::name);
-            let pv: Vec<String> = s.pv.iter().map(|m| m.to_string()).collect();
-            println!("solution {winner} plies {} pv {}", s.plies, pv.join(" "));
+            let pv: Vec<String> = s.line.iter().map(|m| m.to_string()).collect();
+            // A solve always proves the distance.
+            let plies = s.plies.unwrap_or(s.line.len() as u32);
+            println!("solution {winner} plies {plies} pv {}", pv.join(" "));
         }
         None => println!("solution unknown"),
     }
@@ -150,14 +152,14 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
         };
         bar.finish();
         let summary = match table.get(gaps) {
-            Some(Proof::Proven(p)) => {
+            Some(Opening::Proven(p)) => {
                 format!(
                     "{} in {} plies",
-                    p.winner.map_or("draw", Color::name),
-                    p.plies
+                    p.winner().map_or("draw", Color::name),
+                    p.plies()
                 )
             }
-            Some(Proof::Unknown(note)) => format!("unknown ({note})"),
+            Some(Opening::Unknown(note)) => format!("unknown ({note})"),
             None => "missing".into(),
         };
         eprintln!("{gaps}: {summary} ({})", times.add(proved));
@@ -166,7 +168,7 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
     // Lines for pairs not attempted yet keep the table's shape honest.
     for gaps in Gaps::all(8) {
         if table.get(gaps).is_none() {
-            table.insert(gaps, Proof::Unknown("not attempted yet".into()));
+            table.insert(gaps, Opening::Unknown("not attempted yet".into()));
         }
     }
     failed |= !save(&args.out, &table, &header);

@@ -270,8 +270,8 @@ impl Engine {
             info,
         );
         let result = match proof {
-            proven::Proof::Play(result) => result,
-            proven::Proof::Search { avoid } => search::iterate(
+            proven::Course::Play(result) => result,
+            proven::Course::Search { avoid } => search::iterate(
                 &mut self.tt,
                 pos,
                 limits,

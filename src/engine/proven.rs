@@ -24,7 +24,7 @@ use super::report::{Score, SearchInfo, SearchResult, proven_score};
 use super::time::{Budget, Clock};
 use crate::proofs;
 use crate::rules::{Move, Position};
-use crate::solver::{Decision, MoveBounds, SolveLimits, Solver, Value};
+use crate::solver::{MoveBounds, Proven, SolveLimits, Solver, Standing, Value};
 use crate::stop::Stop;
 
 /// The search's own time in a move: the solver gets what the move's time
@@ -61,8 +61,8 @@ fn solver_share(total: u64) -> u64 {
     total.saturating_sub(SEARCH_MS).max(total / 2).max(1)
 }
 
-/// What the proofs leave to the search.
-pub(super) enum Proof {
+/// What the proofs leave to the search: the course it takes.
+pub(super) enum Course {
     /// A move that keeps the proven value: play it.
     Play(SearchResult),
     /// No proof of the position: search, leaving out these moves (each
@@ -81,8 +81,8 @@ pub(super) fn proven<'s>(
     clock: &Clock,
     stop: &Stop,
     info: &mut dyn FnMut(&SearchInfo),
-) -> Proof {
-    let nothing = Proof::Search { avoid: Vec::new() };
+) -> Course {
+    let nothing = Course::Search { avoid: Vec::new() };
     // Pondering proves until stopped; otherwise the clock gives a share.
     let share = match (budget.total_ms(), ponder) {
         (_, true) => None,
@@ -90,7 +90,7 @@ pub(super) fn proven<'s>(
         (None, false) => return nothing,
     };
     if let Some(e) = proofs::known(pos) {
-        return play(pos, Some((e.value, e.plies)), e.pv, 0, clock, info).unwrap_or(nothing);
+        return play(pos, Some(e.standing()), e.line, 0, clock, info).unwrap_or(nothing);
     }
     let left = |clock: &Clock| share.map(|s| s.saturating_sub(clock.elapsed_ms()).max(1));
     let solver = solver();
@@ -104,7 +104,7 @@ pub(super) fn proven<'s>(
         Some(d) => Ok(d),
         None => decide_with_the_search_time(solver, pos, budget, ponder, clock, stop),
     };
-    let Decision { value, keep } = match decided {
+    let decided: Proven = match decided {
         Ok(d) => d,
         Err(bounds) => return from_bounds(pos, &bounds, solver.last_nodes(), clock, info),
     };
@@ -115,19 +115,14 @@ pub(super) fn proven<'s>(
     };
     let mut nodes = 0;
     if let Some(s) = solver.solve(pos, &distance, stop, &mut |p| nodes = p.nodes)
-        && let Some(r) = play(
-            pos,
-            Some((s.value, Some(s.plies))),
-            s.pv,
-            nodes,
-            clock,
-            info,
-        )
+        && let Some(r) = play(pos, Some(s.standing()), s.line, nodes, clock, info)
     {
         return r;
     }
-    match keep {
-        Some(m) => play(pos, Some((value, None)), vec![m], nodes, clock, info).unwrap_or(nothing),
+    match decided.line.first() {
+        Some(&m) => {
+            play(pos, Some(decided.standing()), vec![m], nodes, clock, info).unwrap_or(nothing)
+        }
         // A loss whose distance is not known: the search holds out as it can.
         None => nothing,
     }
@@ -144,7 +139,7 @@ fn decide_with_the_search_time(
     ponder: bool,
     clock: &Clock,
     stop: &Stop,
-) -> Result<Decision, Vec<MoveBounds>> {
+) -> Result<Proven, Vec<MoveBounds>> {
     let bounds = solver.move_bounds(pos);
     if ponder || !holds_a_draw(&bounds) {
         return Err(bounds);
@@ -170,11 +165,11 @@ fn from_bounds(
     nodes: u64,
     clock: &Clock,
     info: &mut dyn FnMut(&SearchInfo),
-) -> Proof {
+) -> Course {
     if let Some(b) = bounds.iter().find(|b| b.at_least == Value::Win)
         && let Some(r) = play(
             pos,
-            Some((Value::Win, None)),
+            Some(Standing::new(Value::Win, None)),
             vec![b.mv],
             nodes,
             clock,
@@ -186,19 +181,22 @@ fn from_bounds(
     if let Some(r) = held(pos, bounds, nodes, clock, info) {
         return r;
     }
-    let rank = |v: Value| match v {
-        Value::Loss => 0,
-        Value::Draw => 1,
-        Value::Win => 2,
-    };
-    let floor = bounds.iter().map(|b| rank(b.at_least)).max().unwrap_or(0);
-    let hope = bounds.iter().map(|b| rank(b.at_most)).max().unwrap_or(0);
+    let floor = bounds
+        .iter()
+        .map(|b| b.at_least)
+        .max()
+        .unwrap_or(Value::Loss);
+    let hope = bounds
+        .iter()
+        .map(|b| b.at_most)
+        .max()
+        .unwrap_or(Value::Loss);
     let avoid = bounds
         .iter()
-        .filter(|b| rank(b.at_most) < floor || (rank(b.at_most) == 0 && hope > 0))
+        .filter(|b| b.at_most < floor || (b.at_most == Value::Loss && hope > Value::Loss))
         .map(|b| b.mv)
         .collect();
-    Proof::Search { avoid }
+    Course::Search { avoid }
 }
 
 /// Whether the table proves a move holding at least a draw and none winning.
@@ -224,7 +222,7 @@ fn held(
     nodes: u64,
     clock: &Clock,
     info: &mut dyn FnMut(&SearchInfo),
-) -> Option<Proof> {
+) -> Option<Course> {
     let holds = || bounds.iter().filter(|b| b.at_least == Value::Draw);
     let b = holds()
         .find(|b| b.at_most == Value::Win)
@@ -237,20 +235,18 @@ fn held(
 /// of level; `None` if the line does not start with a legal move.
 fn play(
     pos: &Position,
-    proven: Option<(Value, Option<u32>)>,
+    proven: Option<Standing>,
     pv: Vec<Move>,
     nodes: u64,
     clock: &Clock,
     info: &mut dyn FnMut(&SearchInfo),
-) -> Option<Proof> {
+) -> Option<Course> {
     let best = *pv.first()?;
     if !pos.is_legal(best) {
         return None;
     }
-    let score = proven.map_or(Score::Cp(0), |(value, plies)| proven_score(value, plies));
-    let depth = proven
-        .and_then(|(_, plies)| plies)
-        .unwrap_or(pv.len() as u32);
+    let score = proven.map_or(Score::Cp(0), proven_score);
+    let depth = proven.and_then(|p| p.plies).unwrap_or(pv.len() as u32);
     info(&SearchInfo {
         depth,
         seldepth: pv.len() as u32,
@@ -261,7 +257,7 @@ fn play(
         proven,
         multipv: 0,
     });
-    Some(Proof::Play(SearchResult {
+    Some(Course::Play(SearchResult {
         best: Some(best),
         score,
         depth,

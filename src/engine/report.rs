@@ -4,7 +4,7 @@
 
 use crate::eval::score::{EVAL_LIMIT, MATE_BOUND, SEARCH_MATE};
 use crate::rules::Move;
-use crate::solver::Value;
+use crate::solver::{Standing, Value};
 use std::fmt;
 
 /// A search score from the side to move's point of view.
@@ -38,7 +38,7 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
     /// Set when the score is a proof, not an estimate: the exact result for
     /// the side to move and its distance in plies, when that is known too.
-    pub proven: Option<(Value, Option<u32>)>,
+    pub proven: Option<Standing>,
     /// With `MultiPV` above 1: which line this is, from 1 (the best); 0
     /// when the search gives one line.
     pub multipv: u32,
@@ -85,8 +85,8 @@ pub(super) fn from_score(s: Score) -> i32 {
 /// The score a proof gives: `mate N` in moves for a win or loss, 0 for a draw.
 /// Without a distance, a proven win or loss scores the edge of the static
 /// range, `cp 20000`: beyond any estimate, yet no mate count is claimed.
-pub(super) fn proven_score(value: Value, plies: Option<u32>) -> Score {
-    match (value, plies) {
+pub(super) fn proven_score(proven: Standing) -> Score {
+    match (proven.value, proven.plies) {
         (Value::Draw, _) => Score::Cp(0),
         (Value::Win, Some(plies)) => Score::Mate(plies.div_ceil(2) as i32),
         (Value::Loss, Some(plies)) => Score::Mate(-((plies / 2) as i32)),
@@ -112,14 +112,38 @@ mod tests {
         assert!(from_score(Score::Mate(-9)) < from_score(Score::Cp(-EVAL_LIMIT)));
     }
 
+    /// Proven scores order as the standings they come from.
+    #[test]
+    fn proven_scores_order_as_their_standings() {
+        let mut standings: Vec<Standing> = [
+            "win in 3 plies",
+            "loss",
+            "draw",
+            "win",
+            "loss in 2 plies",
+            "win in 29 plies",
+            "loss in 30 plies",
+        ]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+        standings.sort();
+        let scores: Vec<i32> = standings
+            .iter()
+            .map(|s| from_score(proven_score(*s)))
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] < w[1]), "{scores:?}");
+    }
+
     #[test]
     fn proven_scores_count_whole_moves() {
-        assert_eq!(proven_score(Value::Win, Some(1)), Score::Mate(1));
-        assert_eq!(proven_score(Value::Win, Some(29)), Score::Mate(15));
-        assert_eq!(proven_score(Value::Loss, Some(2)), Score::Mate(-1));
-        assert_eq!(proven_score(Value::Loss, Some(30)), Score::Mate(-15));
-        assert_eq!(proven_score(Value::Draw, Some(12)), Score::Cp(0));
-        assert_eq!(proven_score(Value::Win, None), Score::Cp(EVAL_LIMIT));
-        assert_eq!(proven_score(Value::Loss, None), Score::Cp(-EVAL_LIMIT));
+        let score = |value, plies| proven_score(Standing::new(value, plies));
+        assert_eq!(score(Value::Win, Some(1)), Score::Mate(1));
+        assert_eq!(score(Value::Win, Some(29)), Score::Mate(15));
+        assert_eq!(score(Value::Loss, Some(2)), Score::Mate(-1));
+        assert_eq!(score(Value::Loss, Some(30)), Score::Mate(-15));
+        assert_eq!(score(Value::Draw, Some(12)), Score::Cp(0));
+        assert_eq!(score(Value::Win, None), Score::Cp(EVAL_LIMIT));
+        assert_eq!(score(Value::Loss, None), Score::Cp(-EVAL_LIMIT));
     }
 }

@@ -33,9 +33,10 @@ pub fn answer(solver: &mut Solver, rows: &str) -> Result<String, String> {
     let solution = solver
         .solve(&pos, &SolveLimits::default(), &stop, &mut |_| {})
         .ok_or("the solver gave up, which an unlimited solve never does")?;
+    let plies = solution.plies.ok_or("a solve without a distance")?;
     match solution.value {
-        Value::Win => Ok(format!("white ({})", solution.plies)),
-        Value::Loss => Ok(format!("black ({})", solution.plies)),
+        Value::Win => Ok(format!("white ({plies})")),
+        Value::Loss => Ok(format!("black ({plies})")),
         Value::Draw => Err("a draw, which mini4 rules cannot produce".into()),
     }
 }

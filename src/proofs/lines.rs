@@ -69,9 +69,9 @@ pub fn header(text: &str) -> String {
         .join("\n")
 }
 
-/// What follows an entry's result word.
+/// What follows an entry's result word, as read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proof {
+pub struct ProofWords {
     /// `None` for `?`: the distance was not proven.
     pub plies: Option<u32>,
     pub pv: Vec<Move>,
@@ -82,7 +82,7 @@ pub struct Proof {
 /// Reads `<plies> pv <moves> [<label> <moves>]...` from `words`: the line is
 /// played from `from`, every listed move must be legal in `from`, and only
 /// the labels in `labels` may appear.
-pub fn read_proof(words: &[&str], from: &Position, labels: &[&str]) -> Result<Proof, String> {
+pub fn read_proof(words: &[&str], from: &Position, labels: &[&str]) -> Result<ProofWords, String> {
     let plies_word = words.first().ok_or("no distance in plies")?;
     let plies = match *plies_word {
         "?" => None,
@@ -119,7 +119,7 @@ pub fn read_proof(words: &[&str], from: &Position, labels: &[&str]) -> Result<Pr
         return Err("an empty line".into());
     }
     from.play_line(&pv).map_err(|e| e.to_string())?;
-    Ok(Proof { plies, pv, lists })
+    Ok(ProofWords { plies, pv, lists })
 }
 
 /// Writes `<plies> pv <moves>` and each non-empty labelled list after it.

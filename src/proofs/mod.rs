@@ -17,37 +17,15 @@ pub mod book;
 pub mod lines;
 pub mod openings;
 
-use crate::rules::{Gaps, Move, Position};
-use crate::solver::{SolveProgress, Value};
+use crate::rules::{Gaps, Position};
+use crate::solver::{Proven, SolveProgress};
 use book::Book;
 use openings::{Openings, Proved};
-
-/// A position's proven value for the side to move, its distance (as the
-/// solver gives it: the shortest win, the longest loss; for a draw the
-/// length of the line) and a line that realises it; or, where only the
-/// value was decided, no distance and a one-move line that keeps the value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub value: Value,
-    pub plies: Option<u32>,
-    pub pv: Vec<Move>,
-}
-
-impl Entry {
-    /// The same proof on the board mirrored between the first and last files.
-    pub fn mirror_files(&self, width: u8) -> Entry {
-        Entry {
-            value: self.value,
-            plies: self.plies,
-            pv: self.pv.iter().map(|m| m.mirror_files(width)).collect(),
-        }
-    }
-}
 
 /// The compiled-in tables' proof of `pos`: on the line of a proven opening,
 /// the openings table's; failing that, the book's. `None` when neither
 /// knows, and the solver has to prove the position itself.
-pub fn known(pos: &Position) -> Option<Entry> {
+pub fn known(pos: &Position) -> Option<Proven> {
     known_in(pos, Openings::builtin(), |p| book::builtin().get(p))
 }
 
@@ -55,8 +33,8 @@ pub fn known(pos: &Position) -> Option<Entry> {
 pub fn known_in(
     pos: &Position,
     openings: &Openings,
-    book: impl Fn(&Position) -> Option<Entry>,
-) -> Option<Entry> {
+    book: impl Fn(&Position) -> Option<Proven>,
+) -> Option<Proven> {
     openings.along_line(pos).or_else(|| book(pos))
 }
 
@@ -74,7 +52,7 @@ pub enum ProofEvent<'a> {
     Proven {
         book: &'a Book,
         pos: &'a Position,
-        entry: &'a Entry,
+        entry: &'a Proven,
     },
     /// A book position not proven within the budget: its subtree is left out.
     Unknown { book: &'a Book, pos: &'a Position },

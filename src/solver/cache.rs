@@ -197,10 +197,10 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Solution, SolveLimits};
+    use crate::solver::{Proven, SolveLimits};
     use crate::stop::Stop;
 
-    fn solve(solver: &mut Solver, pos: &Position) -> (Solution, u64) {
+    fn solve(solver: &mut Solver, pos: &Position) -> (Proven, u64) {
         let s = solver
             .solve(pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
             .expect("no limits");
@@ -238,16 +238,16 @@ mod tests {
     /// The same value and distance; the line may be another of the same
     /// length (the cache's moves are tried first), but it must be legal and
     /// end the game after exactly that many plies.
-    fn same_answer(p: &Position, got: &Solution, want: &Solution) {
+    fn same_answer(p: &Position, got: &Proven, want: &Proven) {
         assert_eq!((got.value, got.plies), (want.value, want.plies));
         let mut at = *p;
-        for (i, m) in got.pv.iter().enumerate() {
+        for (i, m) in got.line.iter().enumerate() {
             assert!(at.outcome().is_none(), "the game ended before ply {i}");
             assert!(at.is_legal(*m), "{m} at ply {i}");
             at = at.play_unchecked(*m);
         }
         assert!(at.outcome().is_some());
-        assert_eq!(got.pv.len() as u32, got.plies);
+        assert_eq!(Some(got.line.len() as u32), got.plies);
     }
 
     #[test]

@@ -41,11 +41,11 @@ mod table;
 mod value;
 
 pub use cache::{CacheError, MIN_WORK as CACHE_MIN_WORK};
-pub use play::{Decision, MoveBounds};
-pub use value::Value;
+pub use play::MoveBounds;
+pub use value::{Proven, Source, Standing, Value};
 
 use crate::eval::score::SOLVER_WIN;
-use crate::rules::{Move, Position};
+use crate::rules::Position;
 use crate::stop::Stop;
 use busy::Busy;
 use questions::{describe, exact_score, line, terminal_score, value_score};
@@ -71,20 +71,6 @@ pub fn race_verdict(pos: &Position) -> Option<(Value, u32)> {
         (_, Some(hi)) if hi < 0 => Some((Value::Loss, (SOLVER_WIN + hi) as u32)),
         _ => None,
     }
-}
-
-/// A proven result with a line that realises it.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Solution {
-    pub value: Value,
-    /// For a win, the fewest plies to force it; for a loss, the most plies
-    /// the loser can hold out. For a draw, the length of `pv` to the game's
-    /// end: some drawing line, not an optimised one.
-    pub plies: u32,
-    /// A legal line from the position to the end of the game in which both
-    /// sides play optimally in the sense above (for a draw, neither side
-    /// leaves the draw).
-    pub pv: Vec<Move>,
 }
 
 /// Budgets for one solve; when either runs out the solve reports `None`.
@@ -223,14 +209,15 @@ impl Solver {
     }
 
     /// The exact value of `pos` for its side to move, its distance and a
-    /// line; `None` when a limit ran out or `stop` was raised first.
+    /// line to the game's end (for a draw some drawing line, its length the
+    /// distance); `None` when a limit ran out or `stop` was raised first.
     pub fn solve(
         &mut self,
         pos: &Position,
         limits: &SolveLimits,
         stop: &Stop,
         progress: &mut dyn FnMut(&SolveProgress),
-    ) -> Option<Solution> {
+    ) -> Option<Proven> {
         let helper: Helper = |ctx, pos| {
             let _ = exact_score(ctx, pos);
         };
@@ -246,7 +233,12 @@ impl Solver {
             } else {
                 plies
             };
-            Some(Solution { value, plies, pv })
+            Some(Proven {
+                value,
+                plies: Some(plies),
+                line: pv,
+                source: Source::Solver,
+            })
         })
     }
 }

@@ -8,20 +8,11 @@ use super::questions::{decision_score, describe, table_move_first, terminal_scor
 use super::race;
 use super::relative::up;
 use super::search::Ctx;
-use super::{SolveLimits, SolveProgress, Solver, Value};
+use super::{Proven, SolveLimits, SolveProgress, Solver, Source, Value};
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::threatens_win;
 use crate::rules::{Move, Position};
 use crate::stop::Stop;
-
-/// A position's proven value for the side to move, with a move keeping it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Decision {
-    pub value: Value,
-    /// A move that keeps `value` (any move keeps a loss: `None` then, and
-    /// when the position has no move).
-    pub keep: Option<Move>,
-}
 
 /// What is proven of one move: its value for the mover lies in
 /// `at_least..=at_most` (Loss..=Win when nothing is known).
@@ -39,20 +30,19 @@ fn value_of(score: i32) -> Value {
 impl Solver {
     /// The value of `pos` (win, draw or loss, whatever the distance) by
     /// one or two null-window proofs (at least a draw, then a win), and a
-    /// move that keeps it; `None` when a limit ran out or `stop` was raised
-    /// first. Cut off after the first proof, the table still proves which
+    /// move that keeps it (none for a loss, which any move keeps, nor where
+    /// the game is over): no distance. `None` when a limit ran out or `stop`
+    /// was raised first. Cut off after the first proof, the table still proves which
     /// moves hold the draw ([`Solver::move_bounds`]).
-    pub fn decide(
-        &mut self,
-        pos: &Position,
-        limits: &SolveLimits,
-        stop: &Stop,
-    ) -> Option<Decision> {
+    pub fn decide(&mut self, pos: &Position, limits: &SolveLimits, stop: &Stop) -> Option<Proven> {
+        let decided = |value, keep: Option<Move>| Proven {
+            value,
+            plies: None,
+            line: keep.into_iter().collect(),
+            source: Source::Solver,
+        };
         if let Some(s) = terminal_score(pos) {
-            return Some(Decision {
-                value: value_of(s),
-                keep: None,
-            });
+            return Some(decided(value_of(s), None));
         }
         let mut quiet = |_: &SolveProgress| {};
         let helper: super::Helper = |ctx, pos| {
@@ -65,13 +55,10 @@ impl Solver {
             }
             let value = value_of(score);
             if value == Value::Loss {
-                return Some(Decision { value, keep: None });
+                return Some(decided(value, None));
             }
             let keep = keeping_move(ctx, pos, value)?;
-            Some(Decision {
-                value,
-                keep: Some(keep),
-            })
+            Some(decided(value, Some(keep)))
         })
     }
 
@@ -153,12 +140,18 @@ mod tests {
         let race = pos("8/p7/8/8/8/8/7P/8 w -");
         let d = solver.decide(&race, &limits, &stop).unwrap();
         assert_eq!(d.value, Value::Win);
-        assert_eq!(d.keep.map(|m| m.to_string()), Some("h2h4".into()));
+        assert_eq!(
+            d.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            ["h2h4"]
+        );
         // The same race, black to move: black wins.
         let other = pos("8/p7/8/8/8/8/7P/8 b -");
         let d = solver.decide(&other, &limits, &stop).unwrap();
         assert_eq!(d.value, Value::Win);
-        assert_eq!(d.keep.map(|m| m.to_string()), Some("a7a5".into()));
+        assert_eq!(
+            d.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            ["a7a5"]
+        );
         // One node proves nothing.
         let one = SolveLimits {
             nodes: Some(1),
@@ -185,7 +178,7 @@ mod tests {
                 .solve(&p, &limits, &stop, &mut |_| {})
                 .unwrap();
             assert_eq!(d.value, s.value, "{fen}");
-            if let Some(m) = d.keep {
+            if let Some(&m) = d.line.first() {
                 let child = p.play_unchecked(m);
                 let theirs = Solver::new(4)
                     .solve(&child, &limits, &stop, &mut |_| {})
@@ -221,7 +214,10 @@ mod tests {
             .decide(&start, &SolveLimits::default(), &stop)
             .unwrap();
         let after = solver.move_bounds(&start);
-        let kept = after.iter().find(|b| Some(b.mv) == d.keep).unwrap();
+        let kept = after
+            .iter()
+            .find(|b| Some(&b.mv) == d.line.first())
+            .unwrap();
         assert_eq!(kept.at_least, d.value);
     }
 }

@@ -139,7 +139,7 @@ fn parallel_solves_agree_with_brute_force() {
             let s = solver.solve(pos, &limits, &stop, &mut |_| {}).unwrap();
             assert_eq!(s.value, value, "{}", pos.fen());
             if value != Value::Draw {
-                assert_eq!(s.plies, plies, "{}", pos.fen());
+                assert_eq!(s.plies, Some(plies), "{}", pos.fen());
             }
             let d = solver.decide(pos, &limits, &stop).unwrap();
             assert_eq!(d.value, value, "{}", pos.fen());
@@ -172,7 +172,7 @@ fn parallel_and_single_threaded_solves_agree() {
             assert_eq!((many.value, many.plies), (one.value, one.plies), "{fen}");
             // The line is legal and ends the game.
             let mut at = pos;
-            for m in &many.pv {
+            for m in &many.line {
                 assert!(at.is_legal(*m), "{fen} {m}");
                 at = at.play_unchecked(*m);
             }
@@ -189,7 +189,7 @@ fn race_and_exact(fen: &str) -> ((Option<i32>, Option<i32>), Value, u32) {
     let exact = Solver::new(1)
         .solve(&pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
         .unwrap();
-    (race::bounds(&pos), exact.value, exact.plies)
+    (race::bounds(&pos), exact.value, exact.plies.unwrap())
 }
 
 /// That the race bounds prove `fen` a win within `plies` for the side to

@@ -93,7 +93,7 @@ impl Adjudicator {
             movetime_ms: None,
         };
         let solution = self.solver.solve(pos, &limits, &Stop::new(), &mut |_| {})?;
-        Some((solution.value.winner(pos.side_to_move()), solution.plies))
+        Some((solution.winner(pos.side_to_move()), solution.plies?))
     }
 }
 

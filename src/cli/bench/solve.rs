@@ -88,7 +88,7 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
         let result = if args.decide {
             solver.decide(&pos, &limits, &stop).map(|d| {
                 let spoils = |m| !args.after_keep && case.spoil.contains(&m);
-                let wrong = d.value != value || d.keep.is_some_and(spoils);
+                let wrong = d.value != value || d.line.first().is_some_and(|&m| spoils(m));
                 (d.value.to_string(), wrong)
             })
         } else {
@@ -98,9 +98,10 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
                     decided = Some(p.nodes);
                 }
             };
-            solver
-                .solve(&pos, &limits, &stop, &mut progress)
-                .map(|s| (format!("{} in {}", s.value, s.plies), s.value != value))
+            solver.solve(&pos, &limits, &stop, &mut progress).map(|s| {
+                let plies = s.plies.unwrap_or(s.line.len() as u32);
+                (format!("{} in {plies}", s.value), s.value != value)
+            })
         };
         let t = Timed {
             ms: start.elapsed().as_millis() as u64,

@@ -1,14 +1,14 @@
 //! Perfect play's unit tests: the solver's share, the proof tables' lines,
 //! and what the engine plays from what the solver's table proves.
 
-use super::{MoveBounds, Proof, SEARCH_MS, from_bounds, solver_share};
+use super::{Course, MoveBounds, SEARCH_MS, from_bounds, solver_share};
 use crate::engine::time::Clock;
 use crate::engine::{Engine, Limits, Score};
 use crate::proofs::book::Book;
 use crate::proofs::known_in;
 use crate::proofs::openings::Openings;
 use crate::rules::{Position, RuleSet, parse_move};
-use crate::solver::Value;
+use crate::solver::{Standing, Value};
 use crate::stop::Stop;
 
 #[test]
@@ -31,7 +31,7 @@ fn the_table_answers_along_its_lines_only() {
     let start = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
     let e = known(&start).unwrap();
     assert_eq!(
-        (e.value, e.plies, e.pv[0].to_string()),
+        (e.value, e.plies, e.line[0].to_string()),
         (Value::Win, Some(3), "b2b4".to_string())
     );
     let other = Position::start(RuleSet::PAWNRACE, Some("BH".parse().unwrap())).unwrap();
@@ -40,7 +40,7 @@ fn the_table_answers_along_its_lines_only() {
     let on_line = start.play_unchecked(parse_move(&start, "b2b4").unwrap());
     let e = known(&on_line).unwrap();
     assert_eq!(
-        (e.value, e.plies, e.pv[0].to_string()),
+        (e.value, e.plies, e.line[0].to_string()),
         (Value::Loss, Some(2), "a7a5".to_string())
     );
     let off_line = start.play_unchecked(parse_move(&start, "c2c4").unwrap());
@@ -68,15 +68,15 @@ fn proven_wins_then_held_draws_are_played_and_worse_moves_avoided() {
     let outcome = |list: &[(&str, Value, Value)]| {
         let mut seen = Vec::new();
         let proof = from_bounds(&pos, &bounds(&pos, list), 7, &clock, &mut |i| {
-            seen.push(i.proven)
+            seen.push(i.proven.map(|p| p.to_string()))
         });
         match proof {
-            Proof::Search { avoid } => {
+            Course::Search { avoid } => {
                 assert!(seen.is_empty());
                 let avoided: Vec<String> = avoid.iter().map(|m| m.to_string()).collect();
                 format!("search avoiding [{}]", avoided.join(" "))
             }
-            Proof::Play(r) => {
+            Course::Play(r) => {
                 let best = r.best.map(|m| m.to_string()).unwrap_or_default();
                 format!("play {best} {:?} {}", seen, r.score)
             }
@@ -97,7 +97,7 @@ fn proven_wins_then_held_draws_are_played_and_worse_moves_avoided() {
     assert_eq!(outcome(&lost), "search avoiding []");
     // A proven win is played at once, announced without a distance.
     let won = [("b2b3", Loss, Win), ("c2c3", Win, Win)];
-    assert_eq!(outcome(&won), "play c2c3 [Some((Win, None))] cp 20000");
+    assert_eq!(outcome(&won), "play c2c3 [Some(\"win\")] cp 20000");
     // A move proven to hold the draw is played, unannounced, as level:
     // one the win proof has not refuted before one it has.
     let held = [
@@ -132,7 +132,12 @@ fn a_decided_book_entry_is_played_without_a_distance() {
     for (pos, want) in [(pos, "e2e4"), (pos.mirror_files(), "d2d4")] {
         let mut proofs = Vec::new();
         let r = engine.search(&pos, &limits, &stop, &mut |i| proofs.push(i.proven));
-        assert_eq!(proofs, [Some((Value::Win, None))], "{}", pos.fen());
+        assert_eq!(
+            proofs,
+            [Some(Standing::new(Value::Win, None))],
+            "{}",
+            pos.fen()
+        );
         assert_eq!(r.best.map(|m| m.to_string()), Some(want.into()));
         assert_eq!(r.nodes, 0, "from the book, not a search");
     }
@@ -152,7 +157,7 @@ fn a_clock_buys_a_proof() {
         ..Limits::default()
     };
     let r = engine.search(&pos, &limits, &stop, &mut |i| proofs.push(i.proven));
-    assert_eq!(proofs, [Some((Value::Win, Some(7)))]);
+    assert_eq!(proofs, [Some(Standing::new(Value::Win, Some(7)))]);
     assert_eq!(r.best.map(|m| m.to_string()), Some("h4h5".into()));
     assert_eq!(r.score, Score::Mate(4));
     let mut proofs = Vec::new();

@@ -1,10 +1,10 @@
 //! Growing the book: proving the positions near an opening's start that
 //! one side meets, as `pawnrace book` asks.
 
-use super::{Book, Entry};
+use super::Book;
 use crate::proofs::ProofEvent;
 use crate::rules::{Color, Position};
-use crate::solver::{SolveLimits, Solver};
+use crate::solver::{Proven, SolveLimits, Solver};
 use crate::stop::Stop;
 
 /// How much of a position `grow` proves.
@@ -62,111 +62,128 @@ pub fn grow(
     stop: &Stop,
     report: &mut dyn FnMut(ProofEvent),
 ) {
-    let Plan {
-        plies,
-        side,
-        proving,
-        follow,
-    } = *plan;
-    enum Work {
-        Visit(Position, u32),
-        Prove(Position),
+    let mut run = Run {
+        book,
+        solver,
+        plan: *plan,
+        limits,
+        stop,
+        report,
+    };
+    let mut todo = vec![Work::Visit(*root, plan.plies)];
+    // Depth first, in move order, so that siblings share the solver's table.
+    while let Some(work) = todo.pop() {
+        if stop.is_raised() {
+            return;
+        }
+        match work {
+            Work::Prove(pos) => {
+                run.prove(pos);
+            }
+            Work::Visit(pos, left) => run.visit(pos, left, &mut todo),
+        }
     }
-    let mut todo = vec![Work::Visit(*root, plies)];
-    let mut prove = |book: &mut Book, solver: &mut Solver, pos: Position| -> Option<Entry> {
-        if let Some(e) = book.get(&pos) {
+}
+
+/// What is left to do: a position to visit with this many plies left
+/// after it, or one of the opponent's positions to prove once its replies
+/// are.
+enum Work {
+    Visit(Position, u32),
+    Prove(Position),
+}
+
+/// One [`grow`]'s book, solver, plan and budget.
+struct Run<'a> {
+    book: &'a mut Book,
+    solver: &'a mut Solver,
+    plan: Plan,
+    limits: &'a SolveLimits,
+    stop: &'a Stop,
+    report: &'a mut dyn FnMut(ProofEvent),
+}
+
+impl Run<'_> {
+    /// Proves `pos` unless the book has it; `None` when it is not proven
+    /// in the budget, or is a decided loss (nothing to write).
+    fn prove(&mut self, pos: Position) -> Option<Proven> {
+        if let Some(e) = self.book.get(&pos) {
             return Some(e);
         }
+        let report = &mut *self.report;
         let mut progress = |p: &_| {
             report(ProofEvent::Progress {
                 gaps: None,
                 progress: p,
             })
         };
-        let proof = match proving {
-            Proving::Full => solver.solve(&pos, limits, stop, &mut progress).map(|s| {
-                Some(Entry {
-                    value: s.value,
-                    plies: Some(s.plies),
-                    pv: s.pv,
-                })
-            }),
-            // A loss has no move to keep: proven, but nothing to write.
-            // (Finished games never get here, so a decision without a move
-            // is a loss.)
-            Proving::Decide => solver.decide(&pos, limits, stop).map(|d| {
-                d.keep.map(|m| Entry {
-                    value: d.value,
-                    plies: None,
-                    pv: vec![m],
-                })
-            }),
+        let proof = match self.plan.proving {
+            Proving::Full => self
+                .solver
+                .solve(&pos, self.limits, self.stop, &mut progress),
+            Proving::Decide => self.solver.decide(&pos, self.limits, self.stop),
         };
         match proof {
-            Some(None) => {
+            None => {
+                if !self.stop.is_raised() {
+                    report(ProofEvent::Unknown {
+                        book: self.book,
+                        pos: &pos,
+                    });
+                }
+                None
+            }
+            // A decided loss has no move to keep: proven, but nothing to
+            // write. (Finished games never get here, and a solve's line is
+            // never empty otherwise.)
+            Some(p) if p.line.is_empty() => {
                 report(ProofEvent::Lost { pos: &pos });
                 None
             }
-            Some(Some(entry)) => {
-                book.insert(pos, entry.clone());
+            Some(proven) => {
+                self.book.insert(pos, proven.clone());
                 report(ProofEvent::Proven {
-                    book,
+                    book: self.book,
                     pos: &pos,
-                    entry: &entry,
+                    entry: &proven,
                 });
-                Some(entry)
-            }
-            None => {
-                if !stop.is_raised() {
-                    report(ProofEvent::Unknown { book, pos: &pos });
-                }
-                None
+                Some(proven)
             }
         }
-    };
-    // Depth first, in move order, so that siblings share the solver's table.
-    while let Some(work) = todo.pop() {
-        if stop.is_raised() {
+    }
+
+    /// Proves what `pos` needs and queues the positions after it.
+    fn visit(&mut self, pos: Position, left: u32, todo: &mut Vec<Work>) {
+        if pos.outcome().is_some() {
             return;
         }
-        let (pos, left) = match work {
-            Work::Prove(pos) => {
-                prove(book, solver, pos);
-                continue;
+        let after_every_move = |todo: &mut Vec<Work>| {
+            for m in pos.legal_moves().iter().rev() {
+                todo.push(Work::Visit(pos.play_unchecked(*m), left - 1));
             }
-            Work::Visit(pos, left) => (pos, left),
         };
-        if pos.outcome().is_some() {
-            continue;
-        }
-        if pos.side_to_move() == side {
+        if pos.side_to_move() == self.plan.side {
             // Our move comes from the proof, so the proof comes first.
-            let entry = prove(book, solver, pos);
+            let proven = self.prove(pos);
             if left == 0 {
-                continue;
+                return;
             }
-            match follow {
+            match self.plan.follow {
                 Follow::Proven => {
-                    if let Some(&m) = entry.as_ref().and_then(|e| e.pv.first()) {
+                    if let Some(&m) = proven.as_ref().and_then(|e| e.line.first()) {
                         todo.push(Work::Visit(pos.play_unchecked(m), left - 1));
                     }
                 }
-                Follow::Every => {
-                    for m in pos.legal_moves().iter().rev() {
-                        todo.push(Work::Visit(pos.play_unchecked(*m), left - 1));
-                    }
-                }
+                Follow::Every => after_every_move(todo),
             }
         } else {
             // Every reply is covered whatever this position's value; proving
             // it after them is nearly free, their values being in the table.
-            if proving == Proving::Full {
+            if self.plan.proving == Proving::Full {
                 todo.push(Work::Prove(pos));
             }
             if left > 0 {
-                for m in pos.legal_moves().iter().rev() {
-                    todo.push(Work::Visit(pos.play_unchecked(*m), left - 1));
-                }
+                after_every_move(todo);
             }
         }
     }
@@ -215,7 +232,7 @@ mod tests {
                 .solve(pos, &SolveLimits::default(), &stop, &mut |_| {})
                 .unwrap();
             assert_eq!(
-                (s.value, Some(s.plies)),
+                (s.value, s.plies),
                 (entry.value, entry.plies),
                 "{}",
                 pos.fen()
@@ -227,7 +244,7 @@ mod tests {
                 continue;
             }
             let reply = book.get(&after).expect("every white move answered");
-            let next = after.play_unchecked(reply.pv[0]);
+            let next = after.play_unchecked(reply.line[0]);
             if next.outcome().is_none() {
                 assert!(book.get(&next).is_some(), "{}", next.fen());
             }
@@ -275,12 +292,12 @@ mod tests {
         let text = book.to_text("");
         for (pos, entry) in &book.written {
             assert_eq!(pos.side_to_move(), Color::White);
-            assert_eq!((entry.plies, entry.pv.len()), (None, 1), "{}", pos.fen());
+            assert_eq!((entry.plies, entry.line.len()), (None, 1), "{}", pos.fen());
             let s = fresh
                 .solve(pos, &SolveLimits::default(), &stop, &mut |_| {})
                 .unwrap();
             assert_eq!(s.value, entry.value, "{}", pos.fen());
-            let after = pos.play_unchecked(entry.pv[0]);
+            let after = pos.play_unchecked(entry.line[0]);
             let kept = match after.outcome() {
                 Some(o) => Value::for_side(o.winner, Color::White),
                 None => {
@@ -290,8 +307,8 @@ mod tests {
                     Value::for_side(reply.value.winner(Color::Black), Color::White)
                 }
             };
-            assert_eq!(kept, entry.value, "{} {}", pos.fen(), entry.pv[0]);
-            assert!(text.contains(&format!("{} ? pv {}\n", entry.value, entry.pv[0])));
+            assert_eq!(kept, entry.value, "{} {}", pos.fen(), entry.line[0]);
+            assert!(text.contains(&format!("{} ? pv {}\n", entry.value, entry.line[0])));
         }
         let text = book.to_text("decided");
         assert_eq!(Book::parse(&text).unwrap().to_text("decided"), text);

@@ -27,12 +27,12 @@
 mod grow;
 mod sorted;
 
-pub use super::Entry;
 pub use grow::{Follow, Plan, Proving, grow};
 pub use sorted::Sorted;
 
 use super::lines::{self, LineTable};
 use crate::rules::{Position, RuleSet};
+use crate::solver::{Proven, Source};
 use std::collections::HashMap;
 
 /// The book as committed; see the file's header for how it was made.
@@ -49,15 +49,15 @@ pub fn builtin() -> Sorted<'static> {
 #[derive(Clone, Debug, Default)]
 pub struct Book {
     /// The positions as written, in the order they were added.
-    written: Vec<(Position, Entry)>,
+    written: Vec<(Position, Proven)>,
     /// The positions written; their file mirrors are looked up by
     /// mirroring (storing both made reading the book half again as long).
-    index: HashMap<Position, Entry>,
+    index: HashMap<Position, Proven>,
 }
 
 impl Book {
     /// The proof of `pos`, or of its file mirror, mirrored back.
-    pub fn get(&self, pos: &Position) -> Option<Entry> {
+    pub fn get(&self, pos: &Position) -> Option<Proven> {
         if let Some(e) = self.index.get(pos) {
             return Some(e.clone());
         }
@@ -78,16 +78,21 @@ impl Book {
 
     /// The positions written, in the order they were added (their mirrors
     /// not listed).
-    pub fn entries(&self) -> impl Iterator<Item = &(Position, Entry)> {
+    pub fn entries(&self) -> impl Iterator<Item = &(Position, Proven)> {
         self.written.iter()
     }
 
     /// Adds `pos` (standing for its mirror too) unless the book has it
-    /// already, or its mirror.
-    pub fn insert(&mut self, pos: Position, entry: Entry) {
+    /// already, or its mirror. Whatever proved it, the book is then where
+    /// it comes from.
+    pub fn insert(&mut self, pos: Position, proven: Proven) {
         if self.index.contains_key(&pos) || self.index.contains_key(&pos.mirror_files()) {
             return;
         }
+        let entry = Proven {
+            source: Source::Book,
+            ..proven
+        };
         self.index.insert(pos, entry.clone());
         self.written.push((pos, entry));
     }
@@ -122,7 +127,7 @@ impl LineTable for Book {
             .iter()
             .map(|(pos, entry)| {
                 let mut line = format!("{} {} ", pos.fen(), entry.value);
-                lines::write_proof(&mut line, entry.plies, &entry.pv, &[]);
+                lines::write_proof(&mut line, entry.plies, &entry.line, &[]);
                 line
             })
             .collect();
@@ -151,7 +156,7 @@ fn position_text(line: &str) -> &str {
 }
 
 /// One entry line's position and proof.
-fn read_line(line: &str) -> Result<(Position, Entry), String> {
+fn read_line(line: &str) -> Result<(Position, Proven), String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.len() < 6 {
         return Err("want: <position text> win|loss|draw <plies> pv <moves>".into());
@@ -160,10 +165,11 @@ fn read_line(line: &str) -> Result<(Position, Entry), String> {
         Position::from_fen(position_text(line), RuleSet::PAWNRACE).map_err(|e| e.to_string())?;
     let value = words[3].parse()?;
     let proof = lines::read_proof(&words[4..], &pos, &[])?;
-    let entry = Entry {
+    let entry = Proven {
         value,
         plies: proof.plies,
-        pv: proof.pv,
+        line: proof.pv,
+        source: Source::Book,
     };
     Ok((pos, entry))
 }
@@ -182,7 +188,7 @@ mod tests {
         let pos = Position::from_fen("8/p7/8/8/8/8/4P3/8 w -", RuleSet::PAWNRACE).unwrap();
         assert_eq!(book.get(&pos).map(|e| e.plies), Some(Some(9)));
         let mirror = book.get(&pos.mirror_files()).unwrap();
-        assert_eq!(mirror.pv[0].to_string(), "d2d4");
+        assert_eq!(mirror.line[0].to_string(), "d2d4");
         assert_eq!(Book::parse(&book.to_text("made by hand")).unwrap().len(), 1);
     }
 
@@ -221,19 +227,19 @@ mod tests {
         for (pos, entry) in &book.written {
             if entry.plies.is_none() {
                 // Decided: one move, keeping a win or a draw.
-                assert_eq!(entry.pv.len(), 1, "{}", pos.fen());
+                assert_eq!(entry.line.len(), 1, "{}", pos.fen());
                 assert_ne!(entry.value, Value::Loss, "{}", pos.fen());
                 continue;
             }
             let mut at = *pos;
-            for m in &entry.pv {
+            for m in &entry.line {
                 at = at.play_unchecked(*m);
             }
             let outcome = at.outcome().expect("the line ends the game");
             let winner = entry.value.winner(pos.side_to_move());
             assert_eq!(outcome.winner, winner, "{}", pos.fen());
             if entry.value != Value::Draw {
-                assert_eq!(Some(entry.pv.len() as u32), entry.plies, "{}", pos.fen());
+                assert_eq!(Some(entry.line.len() as u32), entry.plies, "{}", pos.fen());
             }
         }
     }

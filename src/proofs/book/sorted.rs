@@ -6,8 +6,9 @@
 //! is parsed. Parsing every line into a table took some 40 ms for 44,500
 //! positions, and the book grew several times over.
 
-use super::{Entry, position_text, read_line};
+use super::{position_text, read_line};
 use crate::rules::Position;
+use crate::solver::Proven;
 use std::cmp::Ordering;
 
 /// A book's text, its entry lines sorted by position text.
@@ -29,7 +30,7 @@ impl<'a> Sorted<'a> {
     }
 
     /// The proof of `pos`, or of its file mirror, mirrored back.
-    pub fn get(&self, pos: &Position) -> Option<Entry> {
+    pub fn get(&self, pos: &Position) -> Option<Proven> {
         if let Some(e) = self.entry(&pos.fen()) {
             return Some(e);
         }
@@ -40,7 +41,7 @@ impl<'a> Sorted<'a> {
 
     /// The proof on the line whose position text is `key`; `None` where
     /// there is none, or where that line does not read.
-    fn entry(&self, key: &str) -> Option<Entry> {
+    fn entry(&self, key: &str) -> Option<Proven> {
         read_line(self.line(key)?).ok().map(|(_, e)| e)
     }
 
@@ -104,10 +105,11 @@ mod tests {
             {
                 book.insert(
                     *pos,
-                    Entry {
+                    Proven {
                         value: crate::solver::Value::Win,
                         plies: None,
-                        pv: vec![m],
+                        line: vec![m],
+                        source: crate::solver::Source::Solver,
                     },
                 );
             }

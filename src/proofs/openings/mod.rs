@@ -22,45 +22,51 @@ mod prove;
 
 pub use prove::{ProveLimits, Proved, Workers, canonical_gaps, prove, prove_all, settle};
 
-use super::Entry;
 use super::lines::{self, LineTable};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
-use crate::solver::Value;
+use crate::solver::{Proven, Source, Standing, Value};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// The table as committed; see the file's header for how it was made.
 const BUILTIN: &str = include_str!("../../../data/openings.txt");
 
-/// What is known of one opening.
+/// What is known of one opening: its proof, or a note on why there is none.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Proof {
-    Proven(Proven),
+pub enum Opening {
+    Proven(ProvenOpening),
     Unknown(String),
 }
 
-/// An opening's proven result.
+/// An opening's proof: its result, distance and optimal line for white (to
+/// move at the start; the distance always proven), and which of white's
+/// first moves keep that result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proven {
-    /// `None` for a draw.
-    pub winner: Option<Color>,
-    pub plies: u32,
-    pub line: Vec<Move>,
+pub struct ProvenOpening {
+    pub proven: Proven,
     /// White's first moves that keep the result.
     pub keep: Vec<Move>,
     /// First moves whose effect was not settled within the budget.
     pub unsettled: Vec<Move>,
 }
 
-impl Proven {
+impl ProvenOpening {
+    /// `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        self.proven.winner(Color::White)
+    }
+
+    /// The distance in plies, always proven for an opening.
+    pub fn plies(&self) -> u32 {
+        self.proven.plies.unwrap_or(self.proven.line.len() as u32)
+    }
+
     /// The same proof on the board seen in a mirror between the first and
     /// last files: the same result, every move's files flipped.
-    fn mirror_files(&self, width: u8) -> Proven {
+    fn mirror_files(&self, width: u8) -> ProvenOpening {
         let flip = |moves: &[Move]| moves.iter().map(|m| m.mirror_files(width)).collect();
-        Proven {
-            winner: self.winner,
-            plies: self.plies,
-            line: flip(&self.line),
+        ProvenOpening {
+            proven: self.proven.mirror_files(width),
             keep: flip(&self.keep),
             unsettled: flip(&self.unsettled),
         }
@@ -70,7 +76,7 @@ impl Proven {
 /// Every opening's proof, keyed by its gaps.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Openings {
-    entries: BTreeMap<(u8, u8), Proof>,
+    entries: BTreeMap<(u8, u8), Opening>,
 }
 
 impl Openings {
@@ -81,15 +87,15 @@ impl Openings {
         TABLE.get_or_init(|| Openings::parse(BUILTIN).unwrap_or_default())
     }
 
-    pub fn get(&self, gaps: Gaps) -> Option<&Proof> {
+    pub fn get(&self, gaps: Gaps) -> Option<&Opening> {
         self.entries.get(&(gaps.white, gaps.black))
     }
 
-    pub fn insert(&mut self, gaps: Gaps, proof: Proof) {
+    pub fn insert(&mut self, gaps: Gaps, proof: Opening) {
         self.entries.insert((gaps.white, gaps.black), proof);
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (Gaps, &Proof)> {
+    pub fn iter(&self) -> impl Iterator<Item = (Gaps, &Opening)> {
         self.entries
             .iter()
             .map(|(&(white, black), p)| (Gaps { white, black }, p))
@@ -102,13 +108,9 @@ impl Openings {
         let mut complete = true;
         let best = Gaps::all(width)
             .filter_map(|gaps| match self.get(gaps) {
-                Some(Proof::Proven(p)) => {
-                    let rank = match p.winner {
-                        Some(Color::Black) => (2, -(p.plies as i64)),
-                        None => (1, 0),
-                        Some(Color::White) => (0, p.plies as i64),
-                    };
-                    Some((rank, gaps))
+                Some(Opening::Proven(p)) => {
+                    let for_black = Value::for_side(p.winner(), Color::Black);
+                    Some((Standing::new(for_black, Some(p.plies())), gaps))
                 }
                 _ => {
                     complete = false;
@@ -118,33 +120,35 @@ impl Openings {
             // The first pair in text order wins a tie.
             .fold(
                 None,
-                |best: Option<((i32, i64), Gaps)>, (rank, gaps)| match best {
-                    Some((r, _)) if r >= rank => best,
-                    _ => Some((rank, gaps)),
+                |best: Option<(Standing, Gaps)>, (s, gaps)| match best {
+                    Some((b, _)) if b >= s => best,
+                    _ => Some((s, gaps)),
                 },
             )?;
-        (best.0.0 == 2 || complete).then_some(best.1)
+        (best.0.value == Value::Win || complete).then_some(best.1)
     }
 
     /// The proof of `pos` when it lies on the optimal line of a proven
     /// Pawn Race opening (its start, or any position the line passes
     /// through): the value for the side to move, the distance left and the
     /// rest of the line. Off the lines the table knows nothing.
-    pub fn along_line(&self, pos: &Position) -> Option<Entry> {
+    pub fn along_line(&self, pos: &Position) -> Option<Proven> {
         if *pos.rules() != RuleSet::PAWNRACE {
             return None;
         }
         self.iter().find_map(|(gaps, proof)| {
-            let Proof::Proven(p) = proof else {
+            let Opening::Proven(p) = proof else {
                 return None;
             };
             let mut at = Position::start(RuleSet::PAWNRACE, Some(gaps)).ok()?;
-            for (k, m) in p.line.iter().enumerate() {
+            let line = &p.proven.line;
+            for (k, m) in line.iter().enumerate() {
                 if at == *pos {
-                    return Some(Entry {
-                        value: Value::for_side(p.winner, pos.side_to_move()),
-                        plies: Some(p.plies.saturating_sub(k as u32)),
-                        pv: p.line[k..].to_vec(),
+                    return Some(Proven {
+                        value: Value::for_side(p.winner(), pos.side_to_move()),
+                        plies: Some(p.plies().saturating_sub(k as u32)),
+                        line: line[k..].to_vec(),
+                        source: Source::Openings,
                     });
                 }
                 if !at.is_legal(*m) {
@@ -176,7 +180,7 @@ impl LineTable for Openings {
             "black" => Some(Color::Black),
             "draw" => None,
             "unknown" => {
-                self.insert(gaps, Proof::Unknown(words[2..].join(" ")));
+                self.insert(gaps, Opening::Unknown(words[2..].join(" ")));
                 return Ok(());
             }
             other => return Err(format!("'{other}' is not a result")),
@@ -184,27 +188,32 @@ impl LineTable for Openings {
         let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
         let proof = lines::read_proof(&words[2..], &start, &["keep", "keep?"])?;
         let [keep, unsettled]: [Vec<Move>; 2] = proof.lists.try_into().expect("two lists");
-        let proven = Proven {
-            winner,
-            plies: proof
-                .plies
-                .ok_or("an opening's distance is always proven")?,
-            line: proof.pv,
+        let proven = ProvenOpening {
+            proven: Proven {
+                value: Value::for_side(winner, Color::White),
+                plies: Some(
+                    proof
+                        .plies
+                        .ok_or("an opening's distance is always proven")?,
+                ),
+                line: proof.pv,
+                source: Source::Openings,
+            },
             keep,
             unsettled,
         };
-        self.insert(gaps, Proof::Proven(proven));
+        self.insert(gaps, Opening::Proven(proven));
         Ok(())
     }
 
     fn entry_lines(&self) -> Vec<String> {
         self.iter()
             .map(|(gaps, proof)| match proof {
-                Proof::Unknown(note) => format!("{gaps} unknown {note}"),
-                Proof::Proven(p) => {
-                    let mut line = format!("{gaps} {} ", p.winner.map_or("draw", Color::name));
+                Opening::Unknown(note) => format!("{gaps} unknown {note}"),
+                Opening::Proven(p) => {
+                    let mut line = format!("{gaps} {} ", p.winner().map_or("draw", Color::name));
                     let lists: [(&str, &[Move]); 2] = [("keep", &p.keep), ("keep?", &p.unsettled)];
-                    lines::write_proof(&mut line, Some(p.plies), &p.line, &lists);
+                    lines::write_proof(&mut line, Some(p.plies()), &p.proven.line, &lists);
                     line
                 }
             })
@@ -212,10 +221,10 @@ impl LineTable for Openings {
     }
 }
 
-fn mirror_proof(proof: &Proof, width: u8) -> Proof {
+fn mirror_proof(proof: &Opening, width: u8) -> Opening {
     match proof {
-        Proof::Unknown(note) => Proof::Unknown(note.clone()),
-        Proof::Proven(p) => Proof::Proven(p.mirror_files(width)),
+        Opening::Unknown(note) => Opening::Unknown(note.clone()),
+        Opening::Proven(p) => Opening::Proven(p.mirror_files(width)),
     }
 }
 

@@ -2,10 +2,10 @@
 //! opening's result, distance and line, then which of white's first moves
 //! keep the result.
 
-use super::{Openings, Proof, Proven, mirror_proof};
+use super::{Opening, Openings, ProvenOpening, mirror_proof};
 use crate::proofs::ProofEvent;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
-use crate::solver::{SolveLimits, SolveProgress, Solver, Value};
+use crate::solver::{SolveLimits, SolveProgress, Solver, Source, Value};
 use crate::stop::Stop;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -23,7 +23,7 @@ pub struct ProveLimits {
 /// One opening's proof and what it cost.
 #[derive(Clone, Debug)]
 pub struct Proved {
-    pub proof: Proof,
+    pub proof: Opening,
     /// Proving the result, its distance and its line; `None` when they came
     /// from the table and only first moves were tried again.
     pub solving: Option<Duration>,
@@ -41,7 +41,7 @@ pub fn prove(
 ) -> Proved {
     let started = Instant::now();
     let unknown = |note: String| Proved {
-        proof: Proof::Unknown(note),
+        proof: Opening::Unknown(note),
         solving: Some(started.elapsed()),
         keeping: Duration::ZERO,
     };
@@ -49,11 +49,12 @@ pub fn prove(
         Ok(p) => p,
         Err(e) => return unknown(e.to_string()),
     };
-    let Some(solution) = solver.solve(&start, &limits.opening, stop, progress) else {
+    let Some(mut proven) = solver.solve(&start, &limits.opening, stop, progress) else {
         return unknown("not proven within the budget".into());
     };
+    proven.source = Source::Openings;
     let solving = started.elapsed();
-    let winner = solution.value.winner(Color::White);
+    let winner = proven.winner(Color::White);
     let (keep, unsettled) = sort_first_moves(
         solver,
         &start,
@@ -63,10 +64,8 @@ pub fn prove(
         stop,
     );
     Proved {
-        proof: Proof::Proven(Proven {
-            winner,
-            plies: solution.plies,
-            line: solution.pv,
+        proof: Opening::Proven(ProvenOpening {
+            proven,
             keep,
             unsettled,
         }),
@@ -80,7 +79,7 @@ pub fn prove(
 pub fn settle(
     solver: &mut Solver,
     gaps: Gaps,
-    proven: &Proven,
+    proven: &ProvenOpening,
     limits: &ProveLimits,
     stop: &Stop,
 ) -> Option<Proved> {
@@ -92,7 +91,7 @@ pub fn settle(
     let (kept, still) = sort_first_moves(
         solver,
         &start,
-        proven.winner,
+        proven.winner(),
         proven.unsettled.iter().copied(),
         &limits.first_move,
         stop,
@@ -102,7 +101,7 @@ pub fn settle(
     let generated = start.legal_moves();
     keep.sort_by_key(|m| generated.iter().position(|l| l == m));
     Some(Proved {
-        proof: Proof::Proven(Proven {
+        proof: Opening::Proven(ProvenOpening {
             keep,
             unsettled: still,
             ..proven.clone()
@@ -176,10 +175,10 @@ pub fn prove_all(
     report: &mut dyn FnMut(ProofEvent),
 ) {
     let width = RuleSet::PAWNRACE.width();
-    let todo: Vec<(Gaps, Option<Proven>)> = canonical_gaps(width)
+    let todo: Vec<(Gaps, Option<ProvenOpening>)> = canonical_gaps(width)
         .filter_map(|gaps| match table.get(gaps) {
-            Some(Proof::Proven(p)) if p.unsettled.is_empty() => None,
-            Some(Proof::Proven(p)) => Some((gaps, Some(p.clone()))),
+            Some(Opening::Proven(p)) if p.unsettled.is_empty() => None,
+            Some(Opening::Proven(p)) => Some((gaps, Some(p.clone()))),
             _ => Some((gaps, None)),
         })
         .collect();

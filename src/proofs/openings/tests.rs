@@ -10,6 +10,15 @@ fn mv(s: &str) -> Move {
     s.parse().unwrap()
 }
 
+fn white_wins(plies: u32, line: Vec<Move>) -> Proven {
+    Proven {
+        value: Value::Win,
+        plies: Some(plies),
+        line,
+        source: Source::Openings,
+    }
+}
+
 #[test]
 fn lines_round_trip() {
     let text = "AH white 3 pv b2b4 a7a5 b4b5 keep b2b4 keep? c2c4\nBC unknown not proven within the budget\nCD black 2 pv a2a3 a7a6\nDD draw 1 pv a2a3 keep a2a3\n";
@@ -17,7 +26,7 @@ fn lines_round_trip() {
     assert_eq!(table.to_text(""), text);
     let ah = table.get("AH".parse().unwrap()).unwrap();
     assert!(
-        matches!(ah, Proof::Proven(p) if p.winner == Some(Color::White) && p.plies == 3 && p.keep == vec![mv("b2b4")])
+        matches!(ah, Opening::Proven(p) if p.winner() == Some(Color::White) && p.plies() == 3 && p.keep == vec![mv("b2b4")])
     );
     assert_eq!(table.best_for_black(8), Some("CD".parse().unwrap()));
     let partial = Openings::parse("AH white 3 pv b2b4 a7a5 b4b5\nDD draw 1 pv a2a3\n").unwrap();
@@ -30,10 +39,8 @@ fn lines_round_trip() {
     for g in Gaps::all(2) {
         full.insert(
             g,
-            Proof::Proven(Proven {
-                winner: Some(Color::White),
-                plies: 5 + g.black as u32,
-                line: vec![],
+            Opening::Proven(ProvenOpening {
+                proven: white_wins(5 + g.black as u32, vec![]),
                 keep: vec![],
                 unsettled: vec![],
             }),
@@ -62,10 +69,8 @@ fn bad_lines_are_named() {
 #[test]
 fn settling_keeps_what_is_known_and_what_is_not() {
     let gaps: Gaps = "AH".parse().unwrap();
-    let proven = Proven {
-        winner: Some(Color::White),
-        plies: 29,
-        line: vec![mv("h2h4")],
+    let proven = ProvenOpening {
+        proven: white_wins(29, vec![mv("h2h4")]),
         keep: vec![mv("h2h4")],
         unsettled: vec![mv("c2c4"), mv("b2b3")],
     };
@@ -81,11 +86,11 @@ fn settling_keeps_what_is_known_and_what_is_not() {
     let proved = settle(&mut solver, gaps, &proven, &limits, &stop).unwrap();
     assert_eq!(
         proved.proof,
-        Proof::Proven(proven.clone()),
+        Opening::Proven(proven.clone()),
         "one node settles nothing"
     );
     assert_eq!(proved.solving, None, "the result came from the table");
-    let settled = Proven {
+    let settled = ProvenOpening {
         unsettled: vec![],
         ..proven
     };
@@ -123,7 +128,7 @@ fn workers_prove_each_opening_once() {
     reported.sort_by_key(|g| (g.white, g.black));
     let canonical: Vec<Gaps> = canonical_gaps(8).collect();
     assert_eq!(reported, canonical);
-    assert!(Gaps::all(8).all(|g| matches!(table.get(g), Some(Proof::Unknown(_)))));
+    assert!(Gaps::all(8).all(|g| matches!(table.get(g), Some(Opening::Unknown(_)))));
 
     let mut done = Openings::builtin().clone();
     let before = done.to_text("");
@@ -135,15 +140,15 @@ fn workers_prove_each_opening_once() {
     // A proven opening with unsettled first moves is tried again, and stays
     // as it was when the budget settles nothing.
     let ah: Gaps = "AH".parse().unwrap();
-    let Some(Proof::Proven(proven)) = done.get(ah).cloned() else {
+    let Some(Opening::Proven(proven)) = done.get(ah).cloned() else {
         panic!("AH is proven")
     };
-    let unsettled = Proven {
+    let unsettled = ProvenOpening {
         keep: proven.keep[1..].to_vec(),
         unsettled: proven.keep[..1].to_vec(),
         ..proven
     };
-    done.insert(ah, Proof::Proven(unsettled.clone()));
+    done.insert(ah, Opening::Proven(unsettled.clone()));
     let mut settled = Vec::new();
     prove_all(&mut done, &workers, &limits, &stop, &mut |e| {
         if let ProofEvent::Opening { gaps, proved, .. } = e {
@@ -152,7 +157,7 @@ fn workers_prove_each_opening_once() {
         }
     });
     assert_eq!(settled, vec![ah]);
-    assert_eq!(done.get(ah), Some(&Proof::Proven(unsettled)));
+    assert_eq!(done.get(ah), Some(&Opening::Proven(unsettled)));
 }
 
 #[test]
@@ -195,16 +200,11 @@ fn the_builtin_table_is_whole_and_consistent() {
             white: 7 - gaps.white,
             black: 7 - gaps.black,
         };
-        let Proof::Proven(Proven {
-            winner,
-            plies,
-            line,
-            keep,
-            unsettled,
-        }) = proof
-        else {
+        let Opening::Proven(p) = proof else {
             continue;
         };
+        let (winner, plies, line) = (p.winner(), p.plies(), &p.proven.line);
+        let (keep, unsettled) = (&p.keep, &p.unsettled);
         assert_eq!(
             table.get(mirror),
             Some(&mirror_proof(proof, 8)),
@@ -218,14 +218,14 @@ fn the_builtin_table_is_whole_and_consistent() {
         let outcome = pos
             .outcome()
             .unwrap_or_else(|| panic!("{gaps}: the line does not end the game"));
-        assert_eq!(outcome.winner, *winner, "{gaps}");
-        assert_eq!(line.len() as u32, *plies, "{gaps}");
+        assert_eq!(outcome.winner, winner, "{gaps}");
+        assert_eq!(line.len() as u32, plies, "{gaps}");
         let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
         assert!(keep.iter().all(|m| start.is_legal(*m)), "{gaps}");
         // The line's own first move keeps the result, unless nothing can.
         assert_eq!(
             keep.contains(&line[0]),
-            *winner != Some(Color::Black),
+            winner != Some(Color::Black),
             "{gaps}"
         );
         // What the committed table claims: every first move settled.

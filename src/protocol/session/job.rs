@@ -5,7 +5,7 @@ use crate::engine::{Engine, EngineSettings, Limits, SearchResult};
 use crate::memory::MemoryBudget;
 use crate::protocol::reply::info_line;
 use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
-use crate::solver::{Solution, SolveLimits, SolvePhase, SolveProgress, Value};
+use crate::solver::{Proven, SolveLimits, SolvePhase, SolveProgress, Standing, Value};
 use crate::stop::{Pacer, Stop};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -81,7 +81,7 @@ pub(super) enum Finished {
     /// `solution` is `None` when a budget ran out or it was stopped.
     Solve {
         pos: Position,
-        solution: Option<Solution>,
+        solution: Option<Proven>,
     },
     Analyse(GameAnalysis),
 }
@@ -174,8 +174,8 @@ impl Job {
             Work::Search { pos, limits } => {
                 let mut engine = engine(Some((&limits, pos.side_to_move())));
                 let result = engine.search_since(since, &pos, &limits, stop, &mut |info| {
-                    if let Some((value, plies)) = info.proven {
-                        emit(proven_line(value, plies));
+                    if let Some(proven) = info.proven {
+                        emit(proven_line(proven));
                     }
                     emit(info_line(&pos, info))
                 });
@@ -240,7 +240,7 @@ fn solve_info(p: &SolveProgress) -> String {
 /// `info time MS string position 12 of 30 white wins in 19 (solver)`: one
 /// per position, in the order they are valued (the last first).
 fn analyse_info(p: &PositionDone) -> String {
-    let value = write::value_text(p.known.as_ref());
+    let value = write::value_text(p.known, p.side);
     let source = p.known.map_or("no proof", |k| k.source.name());
     format!(
         "info time {} string position {} of {} {value} ({source})",
@@ -252,12 +252,8 @@ fn analyse_info(p: &PositionDone) -> String {
 
 /// `info string proven win in 29 plies` (or `proven win` when the distance
 /// is not known yet): the score that follows is exact.
-fn proven_line(value: Value, plies: Option<u32>) -> String {
-    match (value, plies) {
-        (Value::Draw, _) => "info string proven draw".into(),
-        (_, Some(plies)) => format!("info string proven {value} in {plies} plies"),
-        (_, None) => format!("info string proven {value}"),
-    }
+fn proven_line(proven: Standing) -> String {
+    format!("info string proven {proven}")
 }
 
 #[cfg(test)]

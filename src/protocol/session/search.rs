@@ -6,7 +6,7 @@ use super::{Action, Session, State};
 use crate::engine::{Limits, SearchResult};
 use crate::protocol::reply::{ErrorCode, error};
 use crate::rules::{Color, Position, uci};
-use crate::solver::{Solution, SolveLimits};
+use crate::solver::{Proven, SolveLimits};
 
 impl Session {
     /// `go`: its limits as the command gave them; the session's options
@@ -121,7 +121,7 @@ impl Session {
 
 /// `solution white plies 31 pv b2b4 ...`, or `solution unknown`: a budget
 /// that ran out is said so, never guessed.
-pub(super) fn solution_line(pos: &Position, solution: Option<&Solution>) -> String {
+pub(super) fn solution_line(pos: &Position, solution: Option<&Proven>) -> String {
     let Some(s) = solution else {
         return "solution unknown".into();
     };
@@ -129,10 +129,12 @@ pub(super) fn solution_line(pos: &Position, solution: Option<&Solution>) -> Stri
         .value
         .winner(pos.side_to_move())
         .map_or("draw", Color::name);
-    let mut line = format!("solution {winner} plies {}", s.plies);
-    if !s.pv.is_empty() {
+    // A solve always proves the distance.
+    let plies = s.plies.unwrap_or(s.line.len() as u32);
+    let mut line = format!("solution {winner} plies {plies}");
+    if !s.line.is_empty() {
         line.push_str(" pv");
-        for m in &s.pv {
+        for m in &s.line {
             line.push(' ');
             line.push_str(&m.to_string());
         }
