@@ -68,7 +68,7 @@ enum Command {
     Match(Box<cli::match_cmd::MatchArgs>),
     /// The proven value before and after every move of recorded games (PGN
     /// or plain), with each move kept, spoiled or a chance taken.
-    #[command(after_long_help = cli::analyse::HELP)]
+    #[command(after_long_help = cli::analyse::help())]
     Analyse(cli::analyse::AnalyseArgs),
     /// Load a running server with many sessions (timed searches, infinite
     /// searches, table churn) and report answer and `isready` latencies.

@@ -14,10 +14,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The long help: what the verdicts mean and what is written where.
-pub const HELP: &str = "\
+pub fn help() -> String {
+    format!(
+        "\
 Every position of a game gets its proven value: from the rules when the game
 is over, the compiled-in openings table and book, or the exact solver within
-the per-position budget (--movetime, --nodes; 2000 ms when neither is given).
+the per-position budget (--movetime, --nodes; {DEFAULT_POSITION_MS} ms when neither is given).
 A position whose budget runs out is `unknown`, never a guess; a position with
 a single legal move takes its value from the position after it.
 
@@ -38,15 +40,17 @@ san, before, after, verdict; values as `white wins in N` plies, `black wins
 in N`, `draw`, `unknown`) and the game's summary per colour; then the summary
 of all games per player name. Columns are separated by two or more spaces.
 --pgn-out writes the games annotated: `??` on spoils, `!` on chances taken,
-and `{value after the move}` after every move. A game that cannot be read is
+and `{{value after the move}}` after every move. A game that cannot be read is
 reported on stderr with its number and the reason; the others are still
-analysed and the exit status is 1.";
+analysed and the exit status is 1."
+    )
+}
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
     /// Files of games, PGN or the plain form (stdin when none).
     files: Vec<PathBuf>,
-    // The solver's budget per position (2000 ms when neither is given).
+    // The solver's budget per position (`DEFAULT_POSITION_MS` when neither is given).
     #[command(flatten)]
     budget: BudgetArgs,
     // One table for all the games.
