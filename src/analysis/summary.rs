@@ -16,7 +16,7 @@ pub struct Spoil {
 
 /// One player's verdicts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct VerdictCounts {
     pub moves: usize,
     pub kept: usize,
     pub forced: usize,
@@ -26,10 +26,10 @@ pub struct Tally {
     pub first_spoil: Option<Spoil>,
 }
 
-impl Tally {
+impl VerdictCounts {
     /// The verdicts of `side`'s moves in game number `game`.
-    pub fn of(analysis: &GameAnalysis, side: Color, game: usize) -> Tally {
-        let mut t = Tally::default();
+    pub fn of(analysis: &GameAnalysis, side: Color, game: usize) -> VerdictCounts {
+        let mut t = VerdictCounts::default();
         for r in analysis.moves.iter().filter(|r| r.side == side) {
             t.moves += 1;
             match r.verdict {
@@ -54,7 +54,7 @@ impl Tally {
 
     /// Adds another tally; the earlier first spoil stays (tallies are added
     /// in game order).
-    pub fn add(&mut self, other: &Tally) {
+    pub fn add(&mut self, other: &VerdictCounts) {
         self.moves += other.moves;
         self.kept += other.kept;
         self.forced += other.forced;
@@ -72,7 +72,7 @@ impl Tally {
 pub struct PlayerTotal {
     pub name: String,
     pub games: usize,
-    pub tally: Tally,
+    pub tally: VerdictCounts,
 }
 
 /// Totals per player name, in the order players first appear.
@@ -87,7 +87,7 @@ pub struct Totals {
 
 impl Totals {
     /// Counts one analysed game: each player's tally under its name.
-    pub fn add_game(&mut self, white: &str, black: &str, tallies: [&Tally; 2]) {
+    pub fn add_game(&mut self, white: &str, black: &str, tallies: [&VerdictCounts; 2]) {
         self.games += 1;
         for (name, tally) in [(white, tallies[0]), (black, tallies[1])] {
             let at = match self.players.iter().position(|p| p.name == name) {
@@ -96,7 +96,7 @@ impl Totals {
                     self.players.push(PlayerTotal {
                         name: name.to_string(),
                         games: 0,
-                        tally: Tally::default(),
+                        tally: VerdictCounts::default(),
                     });
                     self.players.len() - 1
                 }

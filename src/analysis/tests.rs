@@ -1,5 +1,5 @@
 use super::read::read_games;
-use super::summary::{Tally, Totals};
+use super::summary::{Totals, VerdictCounts};
 use super::*;
 use crate::proofs::openings::Opening;
 use crate::rules::{Gaps, RuleSet, parse_move};
@@ -74,14 +74,14 @@ fn spoils_and_a_chance_taken() {
     assert_eq!(v[11], "white wins in 0");
     assert_eq!(a.positions[11].as_ref().unwrap().source, Source::Rules);
     assert!(!a.stopped);
-    let white = Tally::of(&a, Color::White, 1);
+    let white = VerdictCounts::of(&a, Color::White, 1);
     assert_eq!(
         (white.moves, white.kept, white.spoiled, white.chances),
         (6, 4, 1, 1)
     );
     let spoil = white.first_spoil.unwrap();
     assert_eq!((spoil.ply, spoil.label.as_str()), (1, "1. h3"));
-    let black = Tally::of(&a, Color::Black, 1);
+    let black = VerdictCounts::of(&a, Color::Black, 1);
     assert_eq!((black.moves, black.kept, black.spoiled), (5, 4, 1));
     assert_eq!(black.first_spoil.unwrap().label, "1... a6");
 }
@@ -346,8 +346,8 @@ ply   move    side   san    before             after              verdict
 "
     );
     let tallies = [
-        Tally::of(&a, Color::White, 1),
-        Tally::of(&a, Color::Black, 1),
+        VerdictCounts::of(&a, Color::White, 1),
+        VerdictCounts::of(&a, Color::Black, 1),
     ];
     assert_eq!(
         write::game_summary(1, &game, [&tallies[0], &tallies[1]]),

@@ -38,7 +38,7 @@
 //! in 21}`.
 
 use super::read::Game;
-use super::summary::{Tally, Totals};
+use super::summary::{Totals, VerdictCounts};
 use super::{GameAnalysis, MoveReport, Verdict};
 use crate::rules::Color;
 use crate::solver::Proven;
@@ -114,7 +114,7 @@ const COUNT_HEADER: [&str; 7] = [
     "first-spoil",
 ];
 
-fn counts(t: &Tally, with_game: bool) -> Vec<String> {
+fn counts(t: &VerdictCounts, with_game: bool) -> Vec<String> {
     let spoil = match &t.first_spoil {
         None => "-".to_string(),
         Some(s) if with_game => format!("game {} ply {} ({})", s.game, s.ply, s.label),
@@ -132,7 +132,7 @@ fn counts(t: &Tally, with_game: bool) -> Vec<String> {
 }
 
 /// A game's summary: its heading, the header, white's line, black's line.
-pub fn game_summary(number: usize, game: &Game, tallies: [&Tally; 2]) -> String {
+pub fn game_summary(number: usize, game: &Game, tallies: [&VerdictCounts; 2]) -> String {
     let mut out = format!(
         "summary game {number}: {} (white) vs {} (black)\n",
         game.white, game.black
@@ -295,7 +295,7 @@ pub fn protocol_lines(analysis: &GameAnalysis) -> Vec<String> {
         })
         .collect();
     for color in Color::BOTH {
-        let t = Tally::of(analysis, color, 1);
+        let t = VerdictCounts::of(analysis, color, 1);
         lines.push(format!(
             "analysis summary {} moves {} kept {} forced {} spoiled {} chances {} unknown {} first-spoil {}",
             color.name(),

@@ -4,7 +4,7 @@ use super::args::{BudgetArgs, ProofTable};
 use super::cache::CacheFile;
 use clap::Args;
 use pawnrace::analysis::read::{Game, read_games};
-use pawnrace::analysis::summary::{Tally, Totals};
+use pawnrace::analysis::summary::{Totals, VerdictCounts};
 use pawnrace::analysis::{DEFAULT_POSITION_MS, GameAnalysis, analyse, write};
 use pawnrace::rules::Color;
 use pawnrace::solver::Solver;
@@ -176,8 +176,8 @@ fn report(
     totals: &mut Totals,
     summary_only: bool,
 ) -> String {
-    let white = Tally::of(analysis, Color::White, number);
-    let black = Tally::of(analysis, Color::Black, number);
+    let white = VerdictCounts::of(analysis, Color::White, number);
+    let black = VerdictCounts::of(analysis, Color::Black, number);
     totals.add_game(&game.white, &game.black, [&white, &black]);
     let mut text = String::new();
     if !summary_only {

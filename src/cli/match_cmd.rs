@@ -3,7 +3,7 @@
 
 use clap::Args;
 use pawnrace::tournament::{
-    self, EngineSpec, GapsSpec, MatchConfig, Played, Proto, Sprt, Tally, TimeControl, pgn,
+    self, EngineSpec, GapsSpec, MatchConfig, MatchTally, Played, Proto, Sprt, TimeControl, pgn,
 };
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -202,7 +202,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
         last: None,
     };
     let mut pgn_error = None;
-    let summary = tournament::run(&config, |played: &Played, tally: &Tally| {
+    let summary = tournament::run(&config, |played: &Played, tally: &MatchTally| {
         if let Some(file) = &mut pgn_file {
             let (white, black) = match played.pairing.white {
                 0 => (&names[0], &names[1]),

@@ -25,7 +25,7 @@ pub use plan::{GapsSpec, Pairing, schedule};
 pub use player::{Answer, AutorunnerPlayer, Fault, FaultKind, Launch, PawnracePlayer, Player};
 pub use report::{progress_line, table};
 pub use stats::{
-    Elo, MoveTimes, Pentanomial, Score, Sprt, SprtDecision, Tally, elo, elo_from_score,
+    Elo, MatchTally, MoveTimes, Pentanomial, Score, Sprt, SprtDecision, elo, elo_from_score,
 };
 
 use crate::stop::Stop;
@@ -122,7 +122,7 @@ pub struct Played {
 #[derive(Clone, Debug)]
 pub struct MatchSummary {
     pub planned: usize,
-    pub tally: Tally,
+    pub tally: MatchTally,
     /// The SPRT's decision, and the LLR when it was made.
     pub sprt: Option<(SprtDecision, f64)>,
 }
@@ -130,11 +130,11 @@ pub struct MatchSummary {
 /// Plays the match; `on_game` sees every game as it finishes, with the
 /// tally including it. With an SPRT, no game starts once it has decided;
 /// games already running are finished and counted.
-pub fn run(config: &MatchConfig, mut on_game: impl FnMut(&Played, &Tally)) -> MatchSummary {
+pub fn run(config: &MatchConfig, mut on_game: impl FnMut(&Played, &MatchTally)) -> MatchSummary {
     let plan = schedule(&config.gaps, config.games);
     let next = AtomicUsize::new(0);
     let stop = Stop::new();
-    let mut tally = Tally::default();
+    let mut tally = MatchTally::default();
     let mut decided = None;
     thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Played>();

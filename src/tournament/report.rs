@@ -2,7 +2,7 @@
 //! table. Pure functions of the tally, so the layout is testable.
 
 use super::player::FaultKind;
-use super::stats::{Elo, Score, Sprt, SprtDecision, Tally, elo};
+use super::stats::{Elo, MatchTally, Score, Sprt, SprtDecision, elo};
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -24,7 +24,7 @@ fn elo_text(e: Option<Elo>) -> String {
 }
 
 /// `12/128  A 5 - B 4 - 3 draws  Elo +28.9 +/- 120.4  faults 0/1`.
-pub fn progress_line(tally: &Tally, planned: usize, sprt: Option<&Sprt>) -> String {
+pub fn progress_line(tally: &MatchTally, planned: usize, sprt: Option<&Sprt>) -> String {
     let s = &tally.score;
     let mut line = format!(
         "game {}/{planned}: +{} ={} -{}  Elo {}  faults A {} B {}",
@@ -50,7 +50,7 @@ fn ms(d: Duration) -> String {
 /// The results table, from engine A's point of view.
 pub fn table(
     names: [&str; 2],
-    tally: &Tally,
+    tally: &MatchTally,
     planned: usize,
     sprt: Option<(&Sprt, Option<(SprtDecision, f64)>)>,
 ) -> String {
@@ -75,7 +75,7 @@ pub fn table(
 }
 
 /// A's games, wins, draws, losses and score with white, with black and in all.
-fn results_by_colour(out: &mut String, tally: &Tally) {
+fn results_by_colour(out: &mut String, tally: &MatchTally) {
     let _ = writeln!(
         out,
         "{:<10} {:>6} {:>6} {:>6} {:>6} {:>7}",
@@ -104,7 +104,7 @@ fn results_by_colour(out: &mut String, tally: &Tally) {
 }
 
 /// Each engine's faults by kind, its moves and its time a move.
-fn faults_and_times(out: &mut String, tally: &Tally) {
+fn faults_and_times(out: &mut String, tally: &MatchTally) {
     let mut header = format!("{:<10}", "engine");
     for k in FaultKind::ALL {
         let _ = write!(header, " {:>8}", k.name());
@@ -145,7 +145,12 @@ fn elo_lines(out: &mut String, s: &Score) {
 }
 
 /// The sequential test's state: its log-likelihood ratio, bounds and verdict.
-fn sprt_lines(out: &mut String, tally: &Tally, t: &Sprt, decision: Option<(SprtDecision, f64)>) {
+fn sprt_lines(
+    out: &mut String,
+    tally: &MatchTally,
+    t: &Sprt,
+    decision: Option<(SprtDecision, f64)>,
+) {
     let (lo, hi) = t.bounds();
     let verdict = match decision {
         Some((SprtDecision::H1, llr)) => {
@@ -179,7 +184,7 @@ mod tests {
 
     #[test]
     fn the_table_shows_totals_faults_and_elo() {
-        let mut tally = Tally::default();
+        let mut tally = MatchTally::default();
         tally.score = Score {
             wins: 3,
             draws: 1,

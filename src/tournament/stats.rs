@@ -227,7 +227,7 @@ impl MoveTimes {
 /// Everything counted so far, from engine A's point of view where a point
 /// of view is needed. Engines are indexed 0 (A) and 1 (B).
 #[derive(Clone, Default, PartialEq, Debug)]
-pub struct Tally {
+pub struct MatchTally {
     pub score: Score,
     /// A's results with white and with black.
     pub by_colour: [Score; 2],
@@ -241,7 +241,7 @@ pub struct Tally {
     half_pairs: BTreeMap<usize, u8>,
 }
 
-impl Tally {
+impl MatchTally {
     pub fn games(&self) -> usize {
         self.score.games()
     }

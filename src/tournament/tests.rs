@@ -205,7 +205,7 @@ fn a_tally_counts_from_a_s_point_of_view() {
     let mut w = Scripted::new(first_legal(1));
     let mut b = Scripted::new(Box::new(|_| answer("a1a1", 3)));
     let record = play(&mut w, &mut b, ah());
-    let mut tally = Tally::default();
+    let mut tally = MatchTally::default();
     // A had white and won; then B had white (A black) and won.
     tally.add(1, 0, &record);
     assert_eq!(tally.pairs.pairs(), 0, "half a pair");
