@@ -24,6 +24,7 @@ pub mod engine;
 mod eval;
 pub mod lab;
 pub mod memory;
+pub mod pgn;
 pub mod problems;
 pub mod proofs;
 pub mod protocol;

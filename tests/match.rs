@@ -5,8 +5,8 @@
 mod common;
 
 use common::{BIN, ServerProcess, run_binary};
-use pawnrace::rules::{Gaps, Position, RuleSet, parse_move};
-use pawnrace::tournament::pgn;
+use pawnrace::pgn::{ReadGame, read_games};
+use pawnrace::rules::{Gaps, Position, RuleSet};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -69,15 +69,23 @@ fn faults(table: &str, engine: &str) -> [usize; 5] {
 
 /// Replays every game of a PGN file through the rules: every move legal,
 /// and a game the rules ended has the result the rules give.
-fn replay(path: &Path) -> Vec<pgn::PgnGame> {
-    let games = pgn::parse(&fs::read_to_string(path).unwrap()).unwrap();
+fn replay(path: &Path) -> Vec<ReadGame> {
+    // The reader replays every move through the rules: an illegal one is
+    // an error here.
+    let games: Vec<ReadGame> = read_games(&fs::read_to_string(path).unwrap())
+        .into_iter()
+        .map(|g| g.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
     for g in &games {
         assert_eq!(g.tag("Variant"), Some("pawnrace"));
         let gaps: Gaps = g.tag("Gaps").unwrap().parse().unwrap();
-        let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
+        assert_eq!(
+            g.start,
+            Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap()
+        );
+        let mut pos = g.start;
         for m in &g.moves {
-            let mv = parse_move(&pos, m).unwrap_or_else(|e| panic!("{m}: {e} in {g:?}"));
-            pos = pos.play_unchecked(mv);
+            pos = pos.play_unchecked(*m);
         }
         assert_eq!(g.tag("Result"), Some(g.result.as_str()));
         let termination = g.tag("Termination").unwrap();

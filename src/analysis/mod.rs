@@ -32,11 +32,10 @@
 //! best of its moves), so these cover every case.
 //!
 //! The analysis is pure and synchronous: [`analyse`] takes a game, a solver,
-//! a budget and a stop flag and returns the values and verdicts; [`read`]
-//! reads games from text (PGN and a plain form), [`summary`] totals the
+//! a budget and a stop flag and returns the values and verdicts;
+//! [`crate::pgn`] reads games from text (PGN and a plain form), [`summary`] totals the
 //! verdicts per player and [`write`](mod@write) gives the stable text formats.
 
-pub mod read;
 pub mod summary;
 pub mod write;
 
@@ -133,7 +132,7 @@ pub struct PositionDone<'a> {
 }
 
 /// Values every position of the game from `start` through `moves` (which
-/// must be legal in turn; see [`read::Game::moves`]) and judges every move.
+/// must be legal in turn; see [`ReadGame::moves`](crate::pgn::ReadGame::moves)) and judges every move.
 /// Each solve gets `limits` afresh; `stop` ends the analysis early, leaving
 /// what was not valued unknown.
 pub fn analyse(

@@ -37,9 +37,9 @@
 //! comment holding the value after it: `9. c5?? {draw} 9... d5! {black wins
 //! in 21}`.
 
-use super::read::Game;
 use super::summary::{Totals, VerdictCounts};
 use super::{GameAnalysis, MoveReport, Verdict};
+use crate::pgn::{ReadGame, tag_line, wrap};
 use crate::rules::Color;
 use crate::solver::Proven;
 use std::fmt::Write as _;
@@ -60,7 +60,7 @@ pub fn value_text(known: Option<&Proven>, side_to_move: Color) -> String {
 }
 
 /// `game 1: alice (white) vs bob (black), pawnrace, gaps AH, result 1-0`.
-pub fn game_line(number: usize, game: &Game) -> String {
+pub fn game_line(number: usize, game: &ReadGame) -> String {
     let mut line = format!(
         "game {number}: {} (white) vs {} (black), {}",
         game.white,
@@ -80,7 +80,7 @@ pub fn game_line(number: usize, game: &Game) -> String {
 const TABLE_WIDTHS: [usize; 6] = [4, 6, 5, 5, 17, 17];
 
 /// The per-move table: the `game N:` line, the header, a line per move.
-pub fn table(number: usize, game: &Game, analysis: &GameAnalysis) -> String {
+pub fn table(number: usize, game: &ReadGame, analysis: &GameAnalysis) -> String {
     let mut out = game_line(number, game);
     out.push('\n');
     let header = ["ply", "move", "side", "san", "before", "after", "verdict"];
@@ -132,7 +132,7 @@ fn counts(t: &VerdictCounts, with_game: bool) -> Vec<String> {
 }
 
 /// A game's summary: its heading, the header, white's line, black's line.
-pub fn game_summary(number: usize, game: &Game, tallies: [&VerdictCounts; 2]) -> String {
+pub fn game_summary(number: usize, game: &ReadGame, tallies: [&VerdictCounts; 2]) -> String {
     let mut out = format!(
         "summary game {number}: {} (white) vs {} (black)\n",
         game.white, game.black
@@ -203,7 +203,7 @@ fn collapse(text: &str) -> String {
 }
 
 /// The game as annotated PGN, ending with a blank line.
-pub fn annotated_pgn(game: &Game, analysis: &GameAnalysis) -> String {
+pub fn annotated_pgn(game: &ReadGame, analysis: &GameAnalysis) -> String {
     let mut tags: Vec<(String, String)> = game
         .tags
         .iter()
@@ -226,8 +226,7 @@ pub fn annotated_pgn(game: &Game, analysis: &GameAnalysis) -> String {
     tags.push(("Annotator".into(), ANNOTATOR.into()));
     let mut out = String::new();
     for (name, value) in &tags {
-        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(out, "[{name} \"{value}\"]");
+        out.push_str(&tag_line(name, value));
     }
     out.push('\n');
     let mut tokens = Vec::new();
@@ -250,25 +249,6 @@ fn pgn_move(r: &MoveReport) -> String {
         _ => "",
     };
     format!("{}{mark}", r.label())
-}
-
-/// Tokens joined by spaces into lines of at most `width` characters (a
-/// longer token gets a line of its own); no token is split.
-fn wrap(tokens: &[String], width: usize) -> String {
-    let mut out = String::new();
-    let mut len = 0;
-    for t in tokens {
-        if len > 0 && len + 1 + t.len() > width {
-            out.push('\n');
-            len = 0;
-        } else if len > 0 {
-            out.push(' ');
-            len += 1;
-        }
-        out.push_str(t);
-        len += t.len();
-    }
-    out
 }
 
 /// The protocol's reply lines before the final one: a line per move, then

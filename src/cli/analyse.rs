@@ -3,9 +3,9 @@
 use super::args::{BudgetArgs, ProofTable};
 use super::cache::CacheFile;
 use clap::Args;
-use pawnrace::analysis::read::{Game, read_games};
 use pawnrace::analysis::summary::{Totals, VerdictCounts};
 use pawnrace::analysis::{DEFAULT_POSITION_MS, GameAnalysis, analyse, write};
+use pawnrace::pgn::{ReadGame, read_games};
 use pawnrace::rules::Color;
 use pawnrace::solver::Solver;
 use std::io::{self, Read, Write};
@@ -171,7 +171,7 @@ fn read_inputs(files: &[PathBuf]) -> (Vec<(String, String)>, bool) {
 /// blank line; the game's tallies go into `totals`.
 fn report(
     number: usize,
-    game: &Game,
+    game: &ReadGame,
     analysis: &GameAnalysis,
     totals: &mut Totals,
     summary_only: bool,

@@ -1,7 +1,7 @@
-//! Game records as PGN, and a reader for the subset we write (so that tests
-//! and tools can replay a match's games through the rules).
+//! A match's game records as PGN (read back by [`crate::pgn::read_games`]).
 
 use super::game::GameRecord;
+use crate::pgn::{tag_line, wrap};
 use crate::rules::san;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -36,7 +36,7 @@ pub fn write_game(header: &Header, record: &GameRecord) -> String {
     ];
     let mut out = String::new();
     for (name, value) in tags {
-        out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+        out.push_str(&tag_line(name, &value));
     }
     out.push('\n');
     let mut tokens = Vec::new();
@@ -49,28 +49,6 @@ pub fn write_game(header: &Header, record: &GameRecord) -> String {
     tokens.push(record.result().to_string());
     out.push_str(&wrap(&tokens, 79));
     out.push_str("\n\n");
-    out
-}
-
-fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// PGN wants lines of at most 79 characters.
-fn wrap(tokens: &[String], width: usize) -> String {
-    let mut out = String::new();
-    let mut line_len = 0;
-    for t in tokens {
-        if line_len > 0 && line_len + 1 + t.len() > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(t);
-        line_len += t.len();
-    }
     out
 }
 
@@ -97,79 +75,10 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// A game read back: its tags in order, its moves as written, its result.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PgnGame {
-    pub tags: Vec<(String, String)>,
-    pub moves: Vec<String>,
-    pub result: String,
-}
-
-impl PgnGame {
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Every game in `text`: tag pairs, then movetext with move numbers,
-/// `{comments}` and a result token. A game ends at its result.
-pub fn parse(text: &str) -> Result<Vec<PgnGame>, String> {
-    let mut games = Vec::new();
-    let mut game = PgnGame::default();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if let Some(inner) = line.strip_prefix('[') {
-            let inner = inner
-                .strip_suffix(']')
-                .ok_or_else(|| format!("line {}: unterminated tag", n + 1))?;
-            let (name, value) = inner
-                .split_once(' ')
-                .ok_or_else(|| format!("line {}: a tag without a value", n + 1))?;
-            let value = value
-                .trim()
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .ok_or_else(|| format!("line {}: a tag value without quotes", n + 1))?;
-            let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
-            game.tags.push((name.to_string(), value));
-            continue;
-        }
-        let mut rest = line;
-        while !rest.is_empty() {
-            rest = rest.trim_start();
-            if let Some(after) = rest.strip_prefix('{') {
-                let close = after
-                    .find('}')
-                    .ok_or_else(|| format!("line {}: unterminated comment", n + 1))?;
-                rest = &after[close + 1..];
-                continue;
-            }
-            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            let token = &rest[..end];
-            rest = &rest[end..];
-            match token {
-                "" => {}
-                "1-0" | "0-1" | "1/2-1/2" | "*" => {
-                    game.result = token.to_string();
-                    games.push(std::mem::take(&mut game));
-                }
-                t if t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
-                t => game.moves.push(t.to_string()),
-            }
-        }
-    }
-    if !game.tags.is_empty() || !game.moves.is_empty() {
-        return Err("the last game has no result".into());
-    }
-    Ok(games)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pgn::read_games;
     use crate::rules::{Color, Move, Outcome, Reason};
     use crate::tournament::game::Termination;
 
@@ -209,21 +118,15 @@ mod tests {
         let text = write_game(&header, &record);
         assert!(text.contains("[Variant \"pawnrace\"]\n[Gaps \"AH\"]\n"));
         assert!(text.contains("\n1. e4 d5 2. exd5 1-0\n"));
-        let games = parse(&format!("{text}{text}")).unwrap();
+        let games: Vec<_> = read_games(&format!("{text}{text}"))
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
         assert_eq!(games.len(), 2);
-        assert_eq!(games[0].moves, ["e4", "d5", "exd5"]);
+        assert_eq!(games[0].moves, record.moves);
         assert_eq!(games[0].result, "1-0");
         assert_eq!(games[0].tag("Event"), Some("test \"quoted\""));
         assert_eq!(games[0].tag("Round"), Some("7"));
         assert!(games[0].tag("Termination").unwrap().starts_with("normal"));
-    }
-
-    #[test]
-    fn long_games_wrap_and_comments_are_skipped() {
-        let tokens: Vec<String> = (0..60).map(|i| format!("m{i}")).collect();
-        assert!(wrap(&tokens, 79).lines().all(|l| l.len() <= 79));
-        let games = parse("[A \"b\"]\n\n1. e4 {0.5s} e5 *\n").unwrap();
-        assert_eq!(games[0].moves, ["e4", "e5"]);
-        assert!(parse("1. e4").is_err());
     }
 }

@@ -1,4 +1,4 @@
-//! Reading games to analyse: PGN (as `pawnrace match --pgn` writes it, and
+//! Reading games: PGN (as `pawnrace match --pgn` writes it, and
 //! the annotated PGN `pawnrace analyse --pgn-out` writes) and a plain form.
 //!
 //! PGN: tag pairs (`[White "alice"]`), then movetext with move numbers
@@ -21,7 +21,7 @@ use crate::rules::{Gaps, Move, Position, RuleSet, Variant, parse_move};
 
 /// A game read and replayed through the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct ReadGame {
     /// The PGN tags as read, in order (empty for the plain form).
     pub tags: Vec<(String, String)>,
     pub white: String,
@@ -37,7 +37,15 @@ pub struct Game {
     pub result: String,
 }
 
-impl Game {
+impl ReadGame {
+    /// The value of the tag `name`, as read.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The player of `color`.
     pub fn player(&self, color: crate::rules::Color) -> &str {
         match color {
@@ -81,7 +89,7 @@ impl Chunk {
 /// Every game in `text`, in order: each replayed through the rules, or the
 /// reason it could not be (its first problem, with a line number). A
 /// malformed game never hides the others.
-pub fn read_games(text: &str) -> Vec<Result<Game, String>> {
+pub fn read_games(text: &str) -> Vec<Result<ReadGame, String>> {
     split(text).into_iter().map(build).collect()
 }
 
@@ -236,7 +244,7 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
 }
 
 /// A chunk replayed through the rules.
-fn build(chunk: Chunk) -> Result<Game, String> {
+fn build(chunk: Chunk) -> Result<ReadGame, String> {
     if let Some(e) = chunk.error {
         return Err(e);
     }
@@ -297,7 +305,7 @@ fn build(chunk: Chunk) -> Result<Game, String> {
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| default.to_string())
     };
-    Ok(Game {
+    Ok(ReadGame {
         white: name("White", "white"),
         black: name("Black", "black"),
         tags: chunk.tags,
