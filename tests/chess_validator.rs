@@ -30,6 +30,7 @@ fn run_game(game: Game, input: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// The start as the statement prints it (`chess::Board::render` of the start).
 const START: &str = "\
 BR BN BB BQ BK BB BN BR
 BP BP BP BP BP BP BP BP

@@ -121,23 +121,6 @@ impl Board {
 mod tests {
     use super::*;
 
-    const START: &str = "\
-BR BN BB BQ BK BB BN BR
-BP BP BP BP BP BP BP BP
--- -- -- -- -- -- -- --
--- -- -- -- -- -- -- --
--- -- -- -- -- -- -- --
--- -- -- -- -- -- -- --
-WP WP WP WP WP WP WP WP
-WR WN WB WQ WK WB WN WR
-";
-
-    #[test]
-    fn the_start_prints_as_the_statement_shows() {
-        let v = ChessVariant::chess();
-        assert_eq!(v.start().render(&v), START);
-    }
-
     #[test]
     fn a_move_carries_the_piece_and_takes_what_was_there() {
         let v = ChessVariant::chess();
