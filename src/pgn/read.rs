@@ -97,77 +97,106 @@ const HEADERS: [&str; 3] = ["variant", "gaps", "fen"];
 
 /// Cuts the text into games.
 fn split(text: &str) -> Vec<Chunk> {
-    let mut chunks = Vec::new();
-    let mut chunk = Chunk::default();
-    // Open `{` comments and `(` variations carry over line ends.
-    let mut in_comment = false;
-    let mut depth = 0usize;
-    let finish = |chunk: &mut Chunk, chunks: &mut Vec<Chunk>| {
-        if chunk.used {
-            chunks.push(std::mem::take(chunk));
-        }
-    };
+    let mut splitter = Splitter::default();
     for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = raw.trim();
-        if !in_comment && depth == 0 {
-            if line.is_empty() {
-                if chunk.has_movetext() {
-                    finish(&mut chunk, &mut chunks);
-                }
-                continue;
-            }
-            if line.starts_with('%') || line.starts_with('#') {
-                continue;
-            }
-            if line.starts_with('[') {
-                if chunk.has_movetext() || !chunk.headers.is_empty() {
-                    finish(&mut chunk, &mut chunks);
-                }
-                chunk.used = true;
-                match parse_tag(line) {
-                    Ok(tag) => chunk.tags.push(tag),
-                    Err(e) => chunk.fail(n, e),
-                }
-                continue;
-            }
-            let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-            let word = word.to_ascii_lowercase();
-            if HEADERS.contains(&word.as_str()) {
-                let starts = word == "gaps" || word == "fen";
-                if chunk.has_movetext()
-                    || !chunk.tags.is_empty()
-                    || (starts && chunk.has_start())
-                    || chunk.headers.iter().any(|(k, _)| *k == word)
-                {
-                    finish(&mut chunk, &mut chunks);
-                }
-                chunk.used = true;
-                chunk.headers.push((word, rest.trim().to_string()));
-                continue;
-            }
+        splitter.line(i + 1, raw.trim());
+    }
+    splitter.end(text.lines().count())
+}
+
+/// The games cut so far and the one being read.
+#[derive(Default)]
+struct Splitter {
+    chunks: Vec<Chunk>,
+    chunk: Chunk,
+    /// Inside a `{` comment: it carries over line ends.
+    in_comment: bool,
+    /// How deep in `(` variations: they carry over line ends.
+    depth: usize,
+}
+
+impl Splitter {
+    /// Ends the game being read, if anything was read into it.
+    fn finish(&mut self) {
+        if self.chunk.used {
+            self.chunks.push(std::mem::take(&mut self.chunk));
         }
+    }
+
+    /// Line `n`, trimmed: a blank, comment, tag or header line, else
+    /// movetext.
+    fn line(&mut self, n: usize, line: &str) {
+        if self.in_comment || self.depth > 0 || !self.between_moves(n, line) {
+            self.movetext(n, line);
+        }
+    }
+
+    /// Reads `line` if it is one that stands between games or before their
+    /// moves (a blank, `%` or `#` line, a tag, a header); whether it was.
+    fn between_moves(&mut self, n: usize, line: &str) -> bool {
+        let chunk = &mut self.chunk;
+        if line.is_empty() {
+            if chunk.has_movetext() {
+                self.finish();
+            }
+            return true;
+        }
+        if line.starts_with('%') || line.starts_with('#') {
+            return true;
+        }
+        if line.starts_with('[') {
+            if chunk.has_movetext() || !chunk.headers.is_empty() {
+                self.finish();
+            }
+            self.chunk.used = true;
+            match parse_tag(line) {
+                Ok(tag) => self.chunk.tags.push(tag),
+                Err(e) => self.chunk.fail(n, e),
+            }
+            return true;
+        }
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let word = word.to_ascii_lowercase();
+        if !HEADERS.contains(&word.as_str()) {
+            return false;
+        }
+        let starts = word == "gaps" || word == "fen";
+        if chunk.has_movetext()
+            || !chunk.tags.is_empty()
+            || (starts && chunk.has_start())
+            || chunk.headers.iter().any(|(k, _)| *k == word)
+        {
+            self.finish();
+        }
+        self.chunk.used = true;
+        self.chunk.headers.push((word, rest.trim().to_string()));
+        true
+    }
+
+    /// Movetext on line `n`: comments and variations skipped, each token
+    /// read.
+    fn movetext(&mut self, n: usize, line: &str) {
         let mut rest = line;
         loop {
-            if in_comment {
+            if self.in_comment {
                 match rest.find('}') {
                     Some(close) => {
-                        in_comment = false;
+                        self.in_comment = false;
                         rest = &rest[close + 1..];
                     }
-                    None => break,
+                    None => return,
                 }
             }
             rest = rest.trim_start();
             let Some(c) = rest.chars().next() else {
-                break;
+                return;
             };
-            if depth > 0 {
+            if self.depth > 0 {
                 // Inside a variation: only nesting and comments matter.
                 match c {
-                    '(' => depth += 1,
-                    ')' => depth -= 1,
-                    '{' => in_comment = true,
+                    '(' => self.depth += 1,
+                    ')' => self.depth -= 1,
+                    '{' => self.in_comment = true,
                     _ => {}
                 }
                 rest = &rest[c.len_utf8()..];
@@ -175,13 +204,13 @@ fn split(text: &str) -> Vec<Chunk> {
             }
             match c {
                 '{' => {
-                    in_comment = true;
+                    self.in_comment = true;
                     rest = &rest[1..];
                     continue;
                 }
-                ';' => break,
+                ';' => return,
                 '(' => {
-                    depth = 1;
+                    self.depth = 1;
                     rest = &rest[1..];
                     continue;
                 }
@@ -190,38 +219,46 @@ fn split(text: &str) -> Vec<Chunk> {
             let end = rest
                 .find(|c: char| c.is_whitespace() || matches!(c, '{' | '(' | ';'))
                 .unwrap_or(rest.len());
-            let token = &rest[..end];
+            self.token(n, &rest[..end]);
             rest = &rest[end..];
-            chunk.used = true;
-            match token {
-                "1-0" | "0-1" | "1/2-1/2" | "*" => {
-                    chunk.result = Some(token.to_string());
-                    finish(&mut chunk, &mut chunks);
-                }
-                t if t.starts_with('$') => {}
-                t => {
-                    // Move numbers (`12.`, `12...`), also glued to the move.
-                    let digits = t.trim_start_matches(|c: char| c.is_ascii_digit());
-                    let mv = if digits.len() < t.len() && digits.starts_with('.') {
-                        digits.trim_start_matches('.')
-                    } else {
-                        t
-                    };
-                    if !mv.chars().all(|c| c == '.') {
-                        chunk.tokens.push((n, mv.to_string()));
-                    }
+        }
+    }
+
+    /// One movetext token: a result ends the game, `$n` glyphs and move
+    /// numbers are skipped, anything else is a move.
+    fn token(&mut self, n: usize, token: &str) {
+        self.chunk.used = true;
+        match token {
+            "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                self.chunk.result = Some(token.to_string());
+                self.finish();
+            }
+            t if t.starts_with('$') => {}
+            t => {
+                // Move numbers (`12.`, `12...`), also glued to the move.
+                let digits = t.trim_start_matches(|c: char| c.is_ascii_digit());
+                let mv = if digits.len() < t.len() && digits.starts_with('.') {
+                    digits.trim_start_matches('.')
+                } else {
+                    t
+                };
+                if !mv.chars().all(|c| c == '.') {
+                    self.chunk.tokens.push((n, mv.to_string()));
                 }
             }
         }
     }
-    let end = text.lines().count();
-    if in_comment {
-        chunk.fail(end, "a {comment} is not closed");
-    } else if depth > 0 {
-        chunk.fail(end, "a (variation) is not closed");
+
+    /// The games, once the text's `last` line is read.
+    fn end(mut self, last: usize) -> Vec<Chunk> {
+        if self.in_comment {
+            self.chunk.fail(last, "a {comment} is not closed");
+        } else if self.depth > 0 {
+            self.chunk.fail(last, "a (variation) is not closed");
+        }
+        self.finish();
+        self.chunks
     }
-    finish(&mut chunk, &mut chunks);
-    chunks
 }
 
 /// `[Name "value"]`.
