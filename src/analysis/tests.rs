@@ -379,7 +379,10 @@ black   2      4      2     0       2        0        0        game 1 ply 2 (1..
         write::protocol_lines(&a)[4],
         "analysis summary white moves 2 kept 0 forced 0 spoiled 1 chances 1 unknown 0 first-spoil 1"
     );
-    assert_eq!(write::protocol_final(&a), "ok analyse plies 4 unknown 0");
+    // Its final line, `ok analyse plies 4 unknown 0`, is the protocol's
+    // (tests/transcripts/analyse.txt); what it counts is here.
+    assert_eq!(a.moves.len(), 4);
+    assert!(a.moves.iter().all(|r| r.verdict != Verdict::Unknown));
 }
 
 #[test]

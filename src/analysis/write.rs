@@ -290,20 +290,3 @@ pub fn protocol_lines(analysis: &GameAnalysis) -> Vec<String> {
     }
     lines
 }
-
-/// `ok analyse plies 20 unknown 0`, with ` stopped` when `stop` cut it short.
-pub fn protocol_final(analysis: &GameAnalysis) -> String {
-    let unknown = analysis
-        .moves
-        .iter()
-        .filter(|r| r.verdict == Verdict::Unknown)
-        .count();
-    let mut line = format!(
-        "ok analyse plies {} unknown {unknown}",
-        analysis.moves.len()
-    );
-    if analysis.stopped {
-        line.push_str(" stopped");
-    }
-    line
-}

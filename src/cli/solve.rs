@@ -6,6 +6,7 @@ use super::progress::ProgressLine;
 use clap::Args;
 use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::openings::{self, Opening, Openings, ProveLimits, Proved};
+use pawnrace::protocol::Reply;
 use pawnrace::rules::{Color, Gaps};
 use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
@@ -82,19 +83,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
             p.nps() as f64 / 1e6
         );
     }
-    match solution {
-        Some(s) => {
-            let winner = s
-                .value
-                .winner(pos.side_to_move())
-                .map_or("draw", Color::name);
-            let pv: Vec<String> = s.line.iter().map(|m| m.to_string()).collect();
-            // A solve always proves the distance.
-            let plies = s.plies.unwrap_or(s.line.len() as u32);
-            println!("solution {winner} plies {plies} pv {}", pv.join(" "));
-        }
-        None => println!("solution unknown"),
-    }
+    // The protocol's `solve` line, so that scripts read both alike.
+    println!("{}", Reply::solution(&pos, solution.as_ref()));
     // A solve cut short still proved what it proved.
     if cache.is_some_and(|c| !c.save("pawnrace solve", &solver)) {
         return ExitCode::FAILURE;

@@ -1,6 +1,10 @@
 //! Parsing one line into a command. Verbs and keywords are case-insensitive;
 //! what is left after a command's arguments is an error, not ignored.
 
+mod verb;
+
+pub use verb::Verb;
+
 use super::reply::ErrorCode;
 use crate::analysis::DEFAULT_POSITION_MS;
 use crate::engine::{DEFAULT_MOVETIME_MS, Limits};
@@ -62,6 +66,15 @@ impl std::str::FromStr for GameKind {
     }
 }
 
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameKind::Pawn(variant) => variant.fmt(f),
+            GameKind::FullChess => f.write_str("chess"),
+        }
+    }
+}
+
 /// Where `position` starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setup {
@@ -69,7 +82,9 @@ pub enum Setup {
     Fen(String),
 }
 
-/// A line that is not a valid command.
+/// A line that is not a valid command: an unknown verb, or arguments its
+/// verb does not take. (A well-formed command the session will not carry
+/// out is a [`super::reply::Refusal`].)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     pub code: ErrorCode,
@@ -156,7 +171,14 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         return Ok(None);
     };
     let args: Vec<&str> = words.collect();
-    let verb_lc = verb.to_ascii_lowercase();
+    let unknown = || ParseError {
+        code: ErrorCode::UnknownCommand,
+        detail: format!("'{}' is not a command (help lists them)", printable(verb)),
+    };
+    let Some(known) = Verb::of(verb) else {
+        return Err(unknown());
+    };
+    let verb_lc = known.word();
     let simple = |cmd: Command| {
         if args.is_empty() {
             Ok(cmd)
@@ -167,41 +189,41 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
             )))
         }
     };
-    let cmd = match verb_lc.as_str() {
-        "uci" => simple(Command::Uci),
-        "isready" => simple(Command::IsReady),
-        "undo" => simple(Command::Undo),
-        "moves" => simple(Command::Moves),
-        "board" | "d" => simple(Command::Board),
-        "fen" => simple(Command::Fen),
-        "stop" => simple(Command::Stop),
-        "ponderhit" => simple(Command::PonderHit),
-        "help" => simple(Command::Help),
-        "quit" | "exit" => simple(Command::Quit),
-        "setoption" => parse_setoption(&args),
-        "newgame" | "ucinewgame" => match args.as_slice() {
+    let cmd = match known {
+        Verb::Uci => simple(Command::Uci),
+        Verb::IsReady => simple(Command::IsReady),
+        Verb::Undo => simple(Command::Undo),
+        Verb::Moves => simple(Command::Moves),
+        Verb::Board | Verb::D => simple(Command::Board),
+        Verb::Fen => simple(Command::Fen),
+        Verb::Stop => simple(Command::Stop),
+        Verb::PonderHit => simple(Command::PonderHit),
+        Verb::Help => simple(Command::Help),
+        Verb::Quit | Verb::Exit => simple(Command::Quit),
+        Verb::SetOption => parse_setoption(&args),
+        Verb::NewGame | Verb::UciNewGame => match args.as_slice() {
             [] => Ok(Command::NewGame(None)),
             [name] => name.parse().map(|k| Command::NewGame(Some(k))).map_err(bad),
             _ => Err(bad("newgame takes at most one game name")),
         },
-        "gaps" => match args.as_slice() {
+        Verb::Gaps => match args.as_slice() {
             [g] => g.parse().map(Command::Gaps).map_err(bad),
             _ => Err(bad(
                 "gaps takes two file letters, white's gap first, e.g. gaps AH",
             )),
         },
-        "position" => parse_position(&args),
-        "move" => match args.as_slice() {
+        Verb::Position => parse_position(&args),
+        Verb::Move => match args.as_slice() {
             [m] => Ok(Command::Move(m.to_string())),
             [] => Err(bad("move needs a move, e.g. move e2e4 or move e4")),
             _ => Err(bad(
                 "move takes one move; use position ... moves for several",
             )),
         },
-        "go" => parse_go(&args).map(Command::Go),
-        "solve" => parse_solve("solve", &args).map(Command::Solve),
-        "analyse" | "analyze" => parse_solve("analyse", &args).map(Command::Analyse),
-        "perft" => match args.as_slice() {
+        Verb::Go => parse_go(&args).map(Command::Go),
+        Verb::Solve => parse_solve("solve", &args).map(Command::Solve),
+        Verb::Analyse | Verb::Analyze => parse_solve("analyse", &args).map(Command::Analyse),
+        Verb::Perft => match args.as_slice() {
             [n] => match n.parse::<u32>() {
                 Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
                 _ => Err(bad(format!(
@@ -210,10 +232,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
             },
             _ => Err(bad("perft takes one depth, e.g. perft 5")),
         },
-        _ => Err(ParseError {
-            code: ErrorCode::UnknownCommand,
-            detail: format!("'{}' is not a command (help lists them)", printable(verb)),
-        }),
+        // UCI's, but not taken here.
+        Verb::Debug | Verb::Register => Err(unknown()),
     };
     cmd.map(Some)
 }

@@ -1,6 +1,6 @@
 //! Limits and settings of a server.
 
-use super::session::Settings;
+use super::connection::Settings;
 use crate::protocol::SessionOptions;
 use std::time::Duration;
 

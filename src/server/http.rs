@@ -5,7 +5,7 @@
 //! text message. The page's files (`web/`) are compiled into the binary.
 
 use super::config::{ServerConfig, Transport};
-use super::session::{self, Settings, Shared};
+use super::connection::{self, Settings, Shared};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -184,7 +184,7 @@ async fn run(socket: WebSocket, settings: Settings, shared: Shared) {
         // Dropping `input` is the session's end of input.
     };
 
-    let session = session::run(session_in, session_out, settings, shared);
+    let session = connection::run(session_in, session_out, settings, shared);
     tokio::pin!(session, take_lines);
     let mut reading = true;
     loop {

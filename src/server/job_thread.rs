@@ -71,8 +71,8 @@ async fn run_on_own_thread(
         let _admitted = admitted;
         // A send fails only when the writer is gone; the job keeps going
         // until its stop flag says otherwise.
-        let done = job.run(&mut |line| {
-            let _ = out.blocking_send(line);
+        let done = job.run(&mut |reply| {
+            let _ = out.blocking_send(reply.to_string());
         });
         let _ = tx.send(done);
     };

@@ -6,11 +6,11 @@
 
 mod codec;
 mod config;
+mod connection;
 mod http;
 mod job_thread;
 mod output;
 mod scheduler;
-mod session;
 mod stats;
 pub mod stdio;
 mod tcp;

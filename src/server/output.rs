@@ -2,6 +2,7 @@
 //! channel, so that the actor and a search on its own thread can both
 //! produce lines without sharing the stream.
 
+use crate::protocol::Reply;
 use std::time::Duration;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
@@ -11,12 +12,14 @@ use tracing::{debug, warn};
 /// slows its own search down rather than growing our memory.
 pub(super) const OUTPUT_QUEUE: usize = 256;
 
-pub(super) async fn send(out: &mpsc::Sender<String>, line: String) {
+/// Queues `reply` for the writer. The queue is the wire: what it holds is
+/// text, as the peer will read it.
+pub(super) async fn send(out: &mpsc::Sender<String>, reply: Reply) {
     // Fails only when the writer is gone, which the actor learns separately.
-    let _ = out.send(line).await;
+    let _ = out.send(reply.to_string()).await;
 }
 
-pub(super) async fn send_all(out: &mpsc::Sender<String>, lines: Vec<String>) {
+pub(super) async fn send_all(out: &mpsc::Sender<String>, lines: Vec<Reply>) {
     for line in lines {
         send(out, line).await;
     }

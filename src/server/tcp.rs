@@ -1,8 +1,8 @@
 //! The TCP server: accept, cap, spawn a session per connection, shut down.
 
 use super::config::{ServerConfig, Transport};
+use super::connection::{self, Shared};
 use super::http;
-use super::session::{self, Shared};
 use super::stats::Stats;
 use std::future::Future;
 use std::io;
@@ -121,7 +121,7 @@ impl Server {
                     let (settings, shared) = (settings.clone(), shared.clone());
                     tracker.spawn(async move {
                         let (reader, writer) = stream.into_split();
-                        session::run(reader, writer, settings, shared).await;
+                        connection::run(reader, writer, settings, shared).await;
                         drop(permit);
                         debug!(%peer, "session ends");
                     });
@@ -262,7 +262,7 @@ fn open_spare() -> Option<std::fs::File> {
 
 /// Tells a peer we cannot serve why, instead of leaving it hanging.
 async fn reject(mut stream: TcpStream, why: String, patience: Duration) {
-    let line = crate::protocol::reply::error(crate::protocol::ErrorCode::Busy, why);
+    let line = crate::protocol::Reply::error(crate::protocol::ErrorCode::Busy, why);
     let _ = tokio::time::timeout(patience, async {
         stream.write_all(format!("{line}\n").as_bytes()).await?;
         stream.shutdown().await?;

@@ -3,15 +3,15 @@
 //! startpos`. Full chess has no engine here, so the engine's commands get a
 //! clear `unsupported`.
 
-use super::{Reply, Session, State, fail};
+use super::{Answer, Session, State, fail};
 use crate::chess::{Game, PlayError};
 use crate::protocol::command::{Command, Setup};
-use crate::protocol::reply::ErrorCode;
+use crate::protocol::reply::{Done, ErrorCode, Refusal, Reply};
 
 impl Session {
     /// Answers the game commands while the session plays chess; `None` for
     /// every other command, and for every command of a pawn game.
-    pub(super) fn chess_command(&mut self, command: &Command) -> Option<Reply> {
+    pub(super) fn chess_command(&mut self, command: &Command) -> Option<Answer> {
         let State::Chess(history) = &mut self.state else {
             return None;
         };
@@ -20,29 +20,46 @@ impl Session {
                 let mut game = current(history).clone();
                 play(&mut game, text).map(|m| {
                     history.push(game);
-                    vec![format!("ok move {m}")]
+                    vec![
+                        Done::Move {
+                            mv: m.to_string(),
+                            san: None,
+                            result: None,
+                        }
+                        .into(),
+                    ]
                 })
             }
             Command::Undo => {
                 if history.len() > 1 {
                     history.pop();
-                    Ok(vec!["ok undo".into()])
+                    Ok(vec![Done::Undo { taken: None }.into()])
                 } else {
                     Err(fail(ErrorCode::WrongState, "no move to take back"))
                 }
             }
             Command::Moves => {
                 let moves = current(history).valid_moves();
-                let mut lines: Vec<String> = moves.iter().map(|m| format!("move {m}")).collect();
-                lines.push(format!("ok moves {}", moves.len()));
+                let mut lines: Vec<Reply> = moves
+                    .iter()
+                    .map(|m| Reply::Move {
+                        mv: m.to_string(),
+                        san: None,
+                    })
+                    .collect();
+                lines.push(Done::Moves(moves.len()).into());
                 Ok(lines)
             }
             Command::Board => {
                 let game = current(history);
-                let mut lines: Vec<String> = game.render().lines().map(str::to_string).collect();
-                lines.push("variant chess".into());
-                lines.push(format!("side {}", game.side_to_move()));
-                lines.push("ok board".into());
+                let mut lines: Vec<Reply> = game
+                    .render()
+                    .lines()
+                    .map(|l| Reply::Board(l.to_string()))
+                    .collect();
+                lines.push(Reply::Board("variant chess".into()));
+                lines.push(Reply::Board(format!("side {}", game.side_to_move())));
+                lines.push(Done::Board.into());
                 Ok(lines)
             }
             Command::Position {
@@ -61,7 +78,7 @@ impl Session {
                     .collect();
                 played.map(|positions| {
                     *history = std::iter::once(Game::chess()).chain(positions).collect();
-                    vec!["ok position startpos chess".into()]
+                    vec![Done::ChessPosition.into()]
                 })
             }
             Command::Go(_) | Command::Perft(_) | Command::Solve(_) | Command::Analyse(_) => {
@@ -86,10 +103,7 @@ fn current(history: &[Game]) -> &Game {
 }
 
 /// Plays a move given as text, with the protocol's error codes.
-fn play(
-    game: &mut Game,
-    text: &str,
-) -> Result<crate::chess::ChessMove, crate::protocol::command::ParseError> {
+fn play(game: &mut Game, text: &str) -> Result<crate::chess::ChessMove, Refusal> {
     game.play_text(text).map_err(|e| match e {
         PlayError::Parse(_) => fail(
             ErrorCode::BadArgument,

@@ -1,13 +1,13 @@
 //! The commands that set up and edit the session's game: gaps, position,
 //! move, undo, moves.
 
-use super::{Reply, Session, State, fail};
-use crate::protocol::command::{ParseError, Setup};
-use crate::protocol::reply::ErrorCode;
+use super::{Answer, Session, State, fail};
+use crate::protocol::command::Setup;
+use crate::protocol::reply::{Done, ErrorCode, Refusal, Reply};
 use crate::rules::{Game, Gaps, Move, Position, parse_move, san};
 
 impl Session {
-    pub(super) fn choose_gaps(&mut self, gaps: Gaps) -> Reply {
+    pub(super) fn choose_gaps(&mut self, gaps: Gaps) -> Answer {
         let rules = self.rules();
         if !rules.has_gaps() {
             return Err(fail(
@@ -24,10 +24,10 @@ impl Session {
             ));
         }
         self.start_game(gaps)?;
-        Ok(vec![format!("ok gaps {gaps}")])
+        Ok(vec![Done::Gaps(gaps).into()])
     }
 
-    pub(super) fn start_game(&mut self, gaps: Gaps) -> Result<(), ParseError> {
+    pub(super) fn start_game(&mut self, gaps: Gaps) -> Result<(), Refusal> {
         let start = Position::start(self.rules(), Some(gaps))
             .map_err(|e| fail(ErrorCode::BadArgument, e.to_string()))?;
         self.state = State::Playing(Game::new(start, Some(gaps)));
@@ -36,7 +36,7 @@ impl Session {
 
     /// Sets up a position and plays `moves` from it, all or nothing. A
     /// refused one leaves no position (see [`State::Refused`]).
-    pub(super) fn position(&mut self, setup: Setup, moves: &[String]) -> Reply {
+    pub(super) fn position(&mut self, setup: Setup, moves: &[String]) -> Answer {
         let reply = self.set_position(setup, moves);
         if let Err(e) = &reply {
             self.state = State::Refused(self.rules(), e.detail.clone());
@@ -44,7 +44,7 @@ impl Session {
         reply
     }
 
-    fn set_position(&mut self, setup: Setup, moves: &[String]) -> Reply {
+    fn set_position(&mut self, setup: Setup, moves: &[String]) -> Answer {
         let rules = self.rules();
         let mut game = match setup {
             Setup::StartPos(gaps) => match (
@@ -59,10 +59,12 @@ impl Session {
                         ));
                     }
                     self.state = State::AwaitingGaps(rules);
-                    return Ok(vec![format!(
-                        "ok position startpos {} awaiting gaps",
-                        rules.name()
-                    )]);
+                    return Ok(vec![
+                        Done::PositionAwaitingGaps {
+                            rules: rules.name(),
+                        }
+                        .into(),
+                    ]);
                 }
                 (_, gaps) => {
                     let start = Position::start(rules, gaps)
@@ -77,7 +79,7 @@ impl Session {
             }
         };
         for (i, text) in moves.iter().enumerate() {
-            let m = legal_move(game.position(), text).map_err(|e| ParseError {
+            let m = legal_move(game.position(), text).map_err(|e| Refusal {
                 code: e.code,
                 detail: format!("move {} ({text}): {}", i + 1, e.detail),
             })?;
@@ -85,38 +87,46 @@ impl Session {
         }
         let fen = game.position().fen();
         self.state = State::Playing(game);
-        Ok(vec![format!("ok position {fen}")])
+        Ok(vec![Done::Position { fen }.into()])
     }
 
-    pub(super) fn play(&mut self, text: &str) -> Reply {
+    pub(super) fn play(&mut self, text: &str) -> Answer {
         let game = self.game_mut()?;
         let m = legal_move(game.position(), text)?;
         game.play(m);
         Ok(vec![move_reply(m, game)])
     }
 
-    pub(super) fn undo(&mut self) -> Reply {
+    pub(super) fn undo(&mut self) -> Answer {
         let game = self.game_mut()?;
         let m = game
             .undo()
             .ok_or_else(|| fail(ErrorCode::WrongState, "no move to take back"))?;
-        Ok(vec![format!("ok undo {m} san {}", san(m))])
+        Ok(vec![
+            Done::Undo {
+                taken: Some((m.to_string(), san(m))),
+            }
+            .into(),
+        ])
     }
 
-    pub(super) fn moves(&self) -> Reply {
+    pub(super) fn moves(&self) -> Answer {
         let mut legal = self.game()?.position().legal_moves();
         legal.as_mut_slice().sort_by_key(|m| file_order(*m));
-        let mut lines: Vec<String> = legal
+        let mut lines: Vec<Reply> = legal
             .iter()
-            .map(|m| format!("move {m} san {}", san(*m)))
+            .map(|m| Reply::Move {
+                mv: m.to_string(),
+                san: Some(san(*m)),
+            })
             .collect();
-        lines.push(format!("ok moves {}", legal.len()));
+        lines.push(Done::Moves(legal.len()).into());
         Ok(lines)
     }
 }
 
 /// Reads `text` as a move in `pos`, with the protocol's error codes.
-pub(super) fn legal_move(pos: &Position, text: &str) -> Result<Move, ParseError> {
+pub(super) fn legal_move(pos: &Position, text: &str) -> Result<Move, Refusal> {
     if let Some(o) = pos.outcome() {
         return Err(fail(ErrorCode::GameOver, format!("the game is over: {o}")));
     }
@@ -127,16 +137,15 @@ pub(super) fn legal_move(pos: &Position, text: &str) -> Result<Move, ParseError>
 }
 
 /// `ok move e2e4 san e4`, with ` result ...` when the move ended the game.
-fn move_reply(m: Move, game: &Game) -> String {
-    let mut line = format!("ok move {m} san {}", san(m));
-    if let Some(o) = game.outcome() {
-        line.push_str(&format!(
-            " result {} {}",
-            o.result_word(),
-            o.reason_tokens()
-        ));
+fn move_reply(m: Move, game: &Game) -> Reply {
+    Done::Move {
+        mv: m.to_string(),
+        san: Some(san(m)),
+        result: game
+            .outcome()
+            .map(|o| format!("{} {}", o.result_word(), o.reason_tokens())),
     }
-    line
+    .into()
 }
 
 /// Move lists read file by file, a to h, as people scan a board.

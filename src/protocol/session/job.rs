@@ -1,11 +1,11 @@
 //! Work a session hands out to run off the async workers.
 
-use crate::analysis::{GameAnalysis, PositionDone, analyse, write};
+use crate::analysis::{GameAnalysis, analyse};
 use crate::engine::{Engine, EngineSettings, Limits, SearchResult};
 use crate::memory::MemoryBudget;
-use crate::protocol::reply::info_line;
+use crate::protocol::reply::{Info, Reply};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
-use crate::solver::{Proven, SolveLimits, SolvePhase, SolveProgress, Standing, Value};
+use crate::solver::{Proven, SolveLimits};
 use crate::stop::{Pacer, Stop};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,7 +28,7 @@ pub struct Job {
     pub(super) budget: Arc<MemoryBudget>,
     pub(super) stop: Arc<Stop>,
     /// Lines to emit as the job starts, before its own.
-    pub(super) preamble: Vec<String>,
+    pub(super) preamble: Vec<Reply>,
     /// When the session handed the job out, as its command arrived: a
     /// timed search's time counts from here, whenever it gets to run.
     pub(super) received: Instant,
@@ -154,7 +154,7 @@ impl Job {
 
     /// Runs to completion on the calling thread. `emit` gets progress lines
     /// (`info ...`) as they are produced.
-    pub fn run(self, emit: &mut dyn FnMut(String)) -> JobDone {
+    pub fn run(self, emit: &mut dyn FnMut(Reply)) -> JobDone {
         for line in self.preamble {
             emit(line);
         }
@@ -175,9 +175,9 @@ impl Job {
                 let mut engine = engine(Some((&limits, pos.side_to_move())));
                 let result = engine.search_since(since, &pos, &limits, stop, &mut |info| {
                     if let Some(proven) = info.proven {
-                        emit(proven_line(proven));
+                        emit(Reply::Info(Info::Proven(proven)));
                     }
-                    emit(info_line(&pos, info))
+                    emit(Reply::Info(Info::search(&pos, info)))
                 });
                 (Finished::Search(result), Some(engine))
             }
@@ -189,9 +189,9 @@ impl Job {
             Work::Perft { pos, depth } => (Finished::Perft(perft_divide(&pos, depth, stop)), None),
             Work::Solve { pos, limits } => {
                 let mut engine = engine(None);
-                let solution = engine
-                    .solver()
-                    .solve(&pos, &limits, stop, &mut |p| emit(solve_info(p)));
+                let solution = engine.solver().solve(&pos, &limits, stop, &mut |p| {
+                    emit(Reply::Info(Info::Solve(*p)))
+                });
                 (Finished::Solve { pos, solution }, Some(engine))
             }
             Work::Analyse {
@@ -201,59 +201,13 @@ impl Job {
             } => {
                 let mut engine = engine(None);
                 let analysis = analyse(&start, &moves, engine.solver(), &limits, stop, &mut |p| {
-                    emit(analyse_info(p))
+                    emit(Reply::Info(Info::analyse(p)))
                 });
                 (Finished::Analyse(analysis), Some(engine))
             }
         };
         JobDone { result, engine }
     }
-}
-
-/// `info nodes N nps N time MS hashfull H string <phase>`: UCI's keys, so
-/// that a GUI shows the numbers, and the phase as text.
-fn solve_info(p: &SolveProgress) -> String {
-    let phase = match p.phase {
-        SolvePhase::Deciding => "deciding".to_string(),
-        SolvePhase::Distance {
-            value: Value::Draw, ..
-        } => "draw proven".to_string(),
-        SolvePhase::Line {
-            value: Value::Draw, ..
-        } => "draw proven, walking the line".to_string(),
-        SolvePhase::Distance { value, plies } => {
-            format!("{value} proven, distance {plies} so far")
-        }
-        SolvePhase::Line { value, plies } => {
-            format!("{value} in {plies} plies, walking the line")
-        }
-    };
-    format!(
-        "info nodes {} nps {} time {} hashfull {} string {phase}",
-        p.nodes,
-        p.nps(),
-        p.time_ms,
-        p.hashfull
-    )
-}
-
-/// `info time MS string position 12 of 30 white wins in 19 (solver)`: one
-/// per position, in the order they are valued (the last first).
-fn analyse_info(p: &PositionDone) -> String {
-    let value = write::value_text(p.known, p.side);
-    let source = p.known.map_or("no proof", |k| k.source.name());
-    format!(
-        "info time {} string position {} of {} {value} ({source})",
-        p.time_ms,
-        p.index,
-        p.of - 1
-    )
-}
-
-/// `info string proven win in 29 plies` (or `proven win` when the distance
-/// is not known yet): the score that follows is exact.
-fn proven_line(proven: Standing) -> String {
-    format!("info string proven {proven}")
 }
 
 #[cfg(test)]

@@ -18,8 +18,8 @@ use job::Work;
 pub use job::{Job, JobDone, JobTerms};
 use running::{Running, answers_while_busy};
 
-use super::command::{Command, GameKind, ParseError, parse};
-use super::reply::{ErrorCode, board_lines, error};
+use super::command::{Command, GameKind, Verb, parse};
+use super::reply::{Done, ErrorCode, Refusal, Reply, board_lines};
 use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineSettings};
 use crate::memory::MemoryBudget;
 
@@ -61,12 +61,12 @@ impl Default for SessionOptions {
 pub enum Action {
     /// Write these lines, in order. Empty when the reply waits for the
     /// running job (a `stop` or `quit` during a search).
-    Reply(Vec<String>),
+    Reply(Vec<Reply>),
     /// Run this job off the async workers and hand its result to
     /// [`Session::finish`]. Commands keep arriving meanwhile.
     Run(Box<Job>),
     /// Write these lines, then end the session.
-    Quit(Vec<String>),
+    Quit(Vec<Reply>),
 }
 
 /// Where the session's game stands.
@@ -115,13 +115,11 @@ pub struct Session {
     variant: Variant,
 }
 
-type Reply = Result<Vec<String>, ParseError>;
+/// A command's lines, or why the session will not carry it out.
+type Answer = Result<Vec<Reply>, Refusal>;
 
-fn fail(code: ErrorCode, detail: impl Into<String>) -> ParseError {
-    ParseError {
-        code,
-        detail: detail.into(),
-    }
+fn fail(code: ErrorCode, detail: impl Into<String>) -> Refusal {
+    Refusal::new(code, detail)
 }
 
 impl Session {
@@ -168,9 +166,10 @@ impl Session {
     /// `isready`, `stop`, `quit` and `ponderhit` are answered at once and
     /// every other line waits its turn (see [`Session::next_queued`]).
     pub fn handle_line(&mut self, line: &str) -> Action {
-        self.note_dialect(line);
+        let verb = Verb::of_line(line);
+        self.note_dialect(line, verb);
         let action = self.handle(line);
-        self.speak(Some(line), action)
+        self.speak(verb, action)
     }
 
     fn handle(&mut self, line: &str) -> Action {
@@ -187,18 +186,18 @@ impl Session {
             Ok(None) => return Action::Reply(Vec::new()),
             Err(e) => {
                 self.refuse_position(line, &e.detail);
-                return Action::Reply(vec![error(e.code, e.detail)]);
+                return Action::Reply(vec![e.into()]);
             }
         };
         if let Some(reply) = self.chess_command(&command) {
-            return Action::Reply(reply.unwrap_or_else(|e| vec![error(e.code, e.detail)]));
+            return Action::Reply(reply.unwrap_or_else(|e| vec![e.into()]));
         }
         let reply = match command {
             Command::Uci => Ok(self.greeting()),
-            Command::IsReady => Ok(vec!["readyok".into()]),
+            Command::IsReady => Ok(vec![Reply::ReadyOk]),
             Command::Help => Ok(help()),
-            Command::Quit => return Action::Quit(vec!["ok bye".into()]),
-            Command::Stop => Ok(vec!["ok stop".into()]),
+            Command::Quit => return Action::Quit(vec![Done::Bye.into()]),
+            Command::Stop => Ok(vec![Done::Stop.into()]),
             Command::PonderHit => Err(fail(ErrorCode::WrongState, "no go ponder is running")),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame(kind) => {
@@ -211,15 +210,15 @@ impl Session {
             Command::Moves => self.moves(),
             Command::Board => self.game().map(|g| {
                 let mut lines = board_lines(g);
-                lines.push("ok board".into());
+                lines.push(Done::Board.into());
                 lines
             }),
             Command::Fen => self
                 .game()
-                .map(|g| vec![format!("ok fen {}", g.position().fen())]),
+                .map(|g| vec![Done::Fen(g.position().fen()).into()]),
             Command::Go(limits) => return self.go(limits),
             // The empty sequence: nothing to run.
-            Command::Perft(0) => self.game().map(|_| vec!["ok nodes 1".into()]),
+            Command::Perft(0) => self.game().map(|_| vec![Done::Nodes(1).into()]),
             Command::Solve(limits) => match self.game() {
                 Ok(g) => {
                     let pos = *g.position();
@@ -248,7 +247,7 @@ impl Session {
                 Err(e) => Err(e),
             },
         };
-        Action::Reply(reply.unwrap_or_else(|e| vec![error(e.code, e.detail)]))
+        Action::Reply(reply.unwrap_or_else(|e| vec![e.into()]))
     }
 
     /// The session's options as its engine takes them.
@@ -261,7 +260,7 @@ impl Session {
         }
     }
 
-    fn game(&self) -> Result<&Game, ParseError> {
+    fn game(&self) -> Result<&Game, Refusal> {
         match &self.state {
             State::Playing(g) => Ok(g),
             State::Refused(_, why) => Err(refused(why)),
@@ -269,7 +268,7 @@ impl Session {
         }
     }
 
-    fn game_mut(&mut self) -> Result<&mut Game, ParseError> {
+    fn game_mut(&mut self) -> Result<&mut Game, Refusal> {
         match &mut self.state {
             State::Playing(g) => Ok(g),
             State::Refused(_, why) => Err(refused(why)),
@@ -287,48 +286,50 @@ impl Session {
         }
     }
 
-    fn new_game(&mut self, kind: GameKind) -> Vec<String> {
+    fn new_game(&mut self, kind: GameKind) -> Vec<Reply> {
         // The old game's tables: their memory goes back to the budget.
         self.engine = None;
-        let variant = match kind {
-            GameKind::FullChess => {
-                self.state = State::Chess(vec![crate::chess::Game::chess()]);
-                return vec!["ok newgame chess".into()];
+        self.state = match kind {
+            GameKind::FullChess => State::Chess(vec![crate::chess::Game::chess()]),
+            GameKind::Pawn(variant) => {
+                let rules = variant.rules();
+                match Position::start(rules, None) {
+                    Ok(start) => State::Playing(Game::new(start, None)),
+                    Err(_) => State::AwaitingGaps(rules),
+                }
             }
-            GameKind::Pawn(variant) => variant,
         };
-        let rules = variant.rules();
-        self.state = match Position::start(rules, None) {
-            Ok(start) => State::Playing(Game::new(start, None)),
-            Err(_) => State::AwaitingGaps(rules),
-        };
-        match self.state {
-            State::Playing(_) => vec![format!("ok newgame {variant}")],
-            _ => vec![format!("ok newgame {variant} awaiting gaps")],
-        }
+        let awaiting_gaps = matches!(self.state, State::AwaitingGaps(_));
+        vec![
+            Done::NewGame {
+                game: kind,
+                awaiting_gaps,
+            }
+            .into(),
+        ]
     }
 }
 
-fn refused(why: &str) -> ParseError {
+fn refused(why: &str) -> Refusal {
     fail(
         ErrorCode::WrongState,
         format!("no position: the last position command was refused ({why})"),
     )
 }
 
-fn no_position() -> ParseError {
+fn no_position() -> Refusal {
     fail(
         ErrorCode::WrongState,
         "no position yet: black chooses the gaps first (gaps AH), or go lets the engine choose",
     )
 }
 
-fn help() -> Vec<String> {
-    let mut lines: Vec<String> = super::command::help()
-        .iter()
-        .map(|(cmd, what)| format!("help {cmd} -- {what}"))
+fn help() -> Vec<Reply> {
+    let mut lines: Vec<Reply> = super::command::help()
+        .into_iter()
+        .map(|(command, what)| Reply::Help { command, what })
         .collect();
-    lines.push("ok help".into());
+    lines.push(Done::Help.into());
     lines
 }
 

@@ -1,8 +1,8 @@
 //! The engine's settings: `uci`'s greeting with its options, and `setoption`.
 
-use super::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Reply, Session, fail};
+use super::{Answer, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Session, fail};
 use crate::protocol::command::GameKind;
-use crate::protocol::reply::ErrorCode;
+use crate::protocol::reply::{Done, ErrorCode, Reply};
 use crate::rules::{Gaps, Variant};
 
 /// What chess GUIs and python-chess call the 8x8 board as `UCI_Variant`:
@@ -10,35 +10,50 @@ use crate::rules::{Gaps, Variant};
 const UCI_CHESS_BOARD: &str = "chess";
 
 impl Session {
-    pub(super) fn greeting(&self) -> Vec<String> {
-        vec![
-            "id name pawnrace".into(),
-            format!("id version {}", env!("CARGO_PKG_VERSION")),
-            "id author the pawnrace developers".into(),
+    pub(super) fn greeting(&self) -> Vec<Reply> {
+        let id = |key, value: &str| Reply::Id {
+            key,
+            value: value.to_string(),
+        };
+        let options = [
             format!(
-                "option name Hash type spin default {} min 1 max {}",
+                "Hash type spin default {} min 1 max {}",
                 self.options.hash_mib, self.options.max_hash_mib
             ),
             format!(
-                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+                "Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
             ),
+            format!("Threads type spin default 1 min 1 max {}", max_threads()),
+            "Ponder type check default false".into(),
+            format!("MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            "Gaps type string default <empty>".into(),
             format!(
-                "option name Threads type spin default 1 min 1 max {}",
-                max_threads()
-            ),
-            "option name Ponder type check default false".into(),
-            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-            "option name Gaps type string default <empty>".into(),
-            format!(
-                "option name UCI_Variant type combo default {} {}",
+                "UCI_Variant type combo default {} {} var {UCI_CHESS_BOARD}",
                 Variant::PawnRace,
                 Variant::ALL.map(|v| format!("var {v}")).join(" ")
-            ) + " var chess",
-            "uciok".into(),
+            ),
+        ];
+        [
+            id("name", "pawnrace"),
+            id("version", env!("CARGO_PKG_VERSION")),
+            id("author", "the pawnrace developers"),
         ]
+        .into_iter()
+        .chain(options.into_iter().map(Reply::UciOption))
+        .chain([Reply::UciOk])
+        .collect()
     }
 
-    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) -> Reply {
+    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) -> Answer {
+        let set = |name, value: &dyn std::fmt::Display| {
+            Ok(vec![
+                Done::SetOption {
+                    name,
+                    value: value.to_string(),
+                }
+                .into(),
+            ])
+        };
         let number = |min: u64, max: u64, unit: &str| {
             value
                 .and_then(|v| v.trim().parse::<u64>().ok())
@@ -69,11 +84,11 @@ impl Session {
             }
             // The table is resized when the next job takes the engine.
             self.hash_mib = mib;
-            Ok(vec![format!("ok setoption Hash {mib}")])
+            set("Hash", &mib)
         } else if name.eq_ignore_ascii_case("threads") {
             let n = number(1, max_threads() as u64, "threads")? as usize;
             self.threads = n;
-            Ok(vec![format!("ok setoption Threads {n}")])
+            set("Threads", &n)
         } else if name.eq_ignore_ascii_case("ponder") {
             // UCI's note that the GUI may send `go ponder`; pondering itself
             // needs no setting.
@@ -82,18 +97,18 @@ impl Session {
                 Some("false") => false,
                 _ => return Err(fail(ErrorCode::BadArgument, "Ponder takes true or false")),
             };
-            Ok(vec![format!("ok setoption Ponder {on}")])
+            set("Ponder", &on)
         } else if name.eq_ignore_ascii_case("multipv") {
             let n = number(1, MAX_MULTIPV as u64, "lines")? as u32;
             self.multipv = n;
-            Ok(vec![format!("ok setoption MultiPV {n}")])
+            set("MultiPV", &n)
         } else if name.eq_ignore_ascii_case("gaps") {
             // What `position startpos` without gaps starts from: a chess
             // GUI knows only `position startpos`.
             let text = value.map(str::trim).unwrap_or("");
             if text.is_empty() || text == "<empty>" || text.eq_ignore_ascii_case("none") {
                 self.gaps_option = None;
-                return Ok(vec!["ok setoption Gaps none".into()]);
+                return set("Gaps", &"none");
             }
             let gaps: Gaps = text.parse().map_err(|e| {
                 fail(
@@ -102,7 +117,7 @@ impl Session {
                 )
             })?;
             self.gaps_option = Some(gaps);
-            Ok(vec![format!("ok setoption Gaps {gaps}")])
+            set("Gaps", &gaps)
         } else if name.eq_ignore_ascii_case("uci_variant") {
             // The game `ucinewgame` starts. `chess` is the 8x8 board that
             // chess GUIs and python-chess know, on which pawn race is
@@ -123,11 +138,11 @@ impl Session {
                 self.variant = variant;
                 self.new_game(GameKind::Pawn(variant));
             }
-            Ok(vec![format!("ok setoption UCI_Variant {variant}")])
+            set("UCI_Variant", &variant)
         } else if name.eq_ignore_ascii_case("move overhead") {
             let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
             self.move_overhead_ms = ms;
-            Ok(vec![format!("ok setoption Move Overhead {ms}")])
+            set("Move Overhead", &ms)
         } else {
             Err(fail(
                 ErrorCode::BadArgument,

@@ -3,7 +3,7 @@
 //! lets bounded work finish.
 
 use super::{Action, Session};
-use crate::protocol::reply::{ErrorCode, error};
+use crate::protocol::reply::{ErrorCode, Reply};
 
 /// Lines a session keeps waiting behind a job; past this a line is refused
 /// (`error busy`) rather than held without limit.
@@ -12,7 +12,7 @@ pub const MAX_QUEUED: usize = 1000;
 impl Session {
     pub(super) fn queue(&mut self, line: &str) -> Action {
         if self.queued.len() >= MAX_QUEUED {
-            return Action::Reply(vec![error(
+            return Action::Reply(vec![Reply::error(
                 ErrorCode::Busy,
                 format!("{MAX_QUEUED} lines already wait for the running job; this one is dropped"),
             )]);

@@ -5,11 +5,10 @@
 
 use super::game::file_order;
 use super::job::{Finished, Work};
-use super::search::solution_line;
 use super::{Action, Job, JobDone, Session};
 use crate::engine::Limits;
 use crate::protocol::command::Command;
-use crate::protocol::reply::{ErrorCode, error};
+use crate::protocol::reply::{Done, ErrorCode, Reply};
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,7 +16,7 @@ use std::time::Instant;
 /// A job that is out, and the replies that wait for it.
 pub(super) struct Running {
     pub(super) stop: Arc<Stop>,
-    pub(super) deferred: Vec<String>,
+    pub(super) deferred: Vec<Reply>,
     pub(super) quit: bool,
     /// For `go ponder`: the limits of the real search that `ponderhit`
     /// starts, and whether it came.
@@ -43,7 +42,7 @@ impl Session {
         match command {
             Command::Stop => {
                 running.stop.raise();
-                running.deferred.push("ok stop".into());
+                running.deferred.push(Done::Stop.into());
                 Action::Reply(Vec::new())
             }
             // With lines queued, they still run (like the end of input)
@@ -63,13 +62,13 @@ impl Session {
             Command::PonderHit if running.ponder.is_some() && !running.ponderhit => {
                 running.ponderhit = true;
                 running.stop.raise();
-                Action::Reply(vec!["ok ponderhit".into()])
+                Action::Reply(vec![Done::PonderHit.into()])
             }
-            Command::PonderHit => Action::Reply(vec![error(
+            Command::PonderHit => Action::Reply(vec![Reply::error(
                 ErrorCode::WrongState,
                 "no go ponder is running",
             )]),
-            _ => Action::Reply(vec!["readyok".into()]),
+            _ => Action::Reply(vec![Reply::ReadyOk]),
         }
     }
 
@@ -103,7 +102,7 @@ impl Session {
                 match (self.start_game(gaps), then) {
                     (Ok(()), Some(limits)) if !self.stop_requested() => {
                         self.running = None;
-                        let said = format!("info string gaps {gaps}");
+                        let said = Reply::say(format!("gaps {gaps}"));
                         return match self.go(limits) {
                             Action::Reply(mut lines) => {
                                 lines.insert(0, said);
@@ -117,29 +116,37 @@ impl Session {
                         };
                     }
                     (Ok(()), Some(_)) => {
-                        vec![format!("info string gaps {gaps}"), "bestmove (none)".into()]
+                        vec![Reply::say(format!("gaps {gaps}")), Reply::no_move()]
                     }
-                    (Ok(()), None) => vec![format!("ok gaps {gaps}")],
-                    (Err(e), _) => vec![error(e.code, e.detail)],
+                    (Ok(()), None) => vec![Done::Gaps(gaps).into()],
+                    (Err(e), _) => vec![e.into()],
                 }
             }
             Finished::Perft(Some(mut divide)) => {
                 divide.sort_by_key(|(m, _)| file_order(*m));
                 let total: u64 = divide.iter().map(|(_, n)| n).sum();
-                let mut lines: Vec<String> =
-                    divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
-                lines.push(format!("ok nodes {total}"));
+                let mut lines: Vec<Reply> = divide
+                    .iter()
+                    .map(|(m, n)| Reply::Divide {
+                        mv: m.to_string(),
+                        nodes: *n,
+                    })
+                    .collect();
+                lines.push(Done::Nodes(total).into());
                 lines
             }
             Finished::Solve { pos, solution } => {
-                vec![solution_line(&pos, solution.as_ref())]
+                vec![Reply::solution(&pos, solution.as_ref())]
             }
             Finished::Analyse(analysis) => {
-                let mut lines = crate::analysis::write::protocol_lines(&analysis);
-                lines.push(crate::analysis::write::protocol_final(&analysis));
+                let mut lines: Vec<Reply> = crate::analysis::write::protocol_lines(&analysis)
+                    .into_iter()
+                    .map(Reply::Analysis)
+                    .collect();
+                lines.push(Done::analyse(&analysis).into());
                 lines
             }
-            Finished::Perft(None) => vec![error(
+            Finished::Perft(None) => vec![Reply::error(
                 ErrorCode::Interrupted,
                 "perft stopped before it finished",
             )],
@@ -149,7 +156,7 @@ impl Session {
         };
         lines.extend(running.deferred);
         if running.quit {
-            lines.push("ok bye".into());
+            lines.push(Done::Bye.into());
             Action::Quit(lines)
         } else {
             Action::Reply(lines)

@@ -4,9 +4,9 @@
 use super::job::Work;
 use super::{Action, Session, State};
 use crate::engine::{Limits, SearchResult};
-use crate::protocol::reply::{ErrorCode, error};
-use crate::rules::{Color, Position, uci};
-use crate::solver::{Proven, SolveLimits};
+use crate::protocol::reply::{ErrorCode, Reply};
+use crate::rules::uci;
+use crate::solver::SolveLimits;
 
 impl Session {
     /// `go`: its limits as the command gave them; the session's options
@@ -33,16 +33,16 @@ impl Session {
                 }
                 action
             }
-            State::Chess(_) => self.no_search(error(
+            State::Chess(_) => self.no_search(Reply::error(
                 ErrorCode::Unsupported,
                 "the engine plays pawn games only",
             )),
             State::Refused(_, why) => {
                 let detail = format!("no position: the last position command was refused ({why})");
-                self.no_search(error(ErrorCode::WrongState, detail))
+                self.no_search(Reply::error(ErrorCode::WrongState, detail))
             }
             State::Playing(game) if game.outcome().is_some() => {
-                Action::Reply(vec!["bestmove (none)".into()])
+                Action::Reply(vec![Reply::no_move()])
             }
             State::Playing(game) if limits.ponder => {
                 // Until `ponderhit` or `stop`: prove and search for as long
@@ -74,19 +74,19 @@ impl Session {
 
     /// A `go` that cannot search: the error, and for a UCI GUI, which waits
     /// for `bestmove` and never reads errors, `bestmove (none)` too.
-    fn no_search(&self, error_line: String) -> Action {
+    fn no_search(&self, error_line: Reply) -> Action {
         let mut lines = vec![error_line];
         if self.uci {
-            lines.push("bestmove (none)".into());
+            lines.push(Reply::no_move());
         }
         Action::Reply(lines)
     }
 
     /// Plays the engine's move on the board. Nothing else could change the
     /// game while the search ran: the session refuses moves while busy.
-    pub(super) fn apply_search(&mut self, result: SearchResult) -> Vec<String> {
+    pub(super) fn apply_search(&mut self, result: SearchResult) -> Vec<Reply> {
         let State::Playing(game) = &mut self.state else {
-            return vec!["bestmove (none)".into()];
+            return vec![Reply::no_move()];
         };
         match result.best.filter(|m| game.position().is_legal(*m)) {
             Some(m) => {
@@ -94,52 +94,34 @@ impl Session {
                 game.play(m);
                 let mut lines = Vec::new();
                 if let Some(o) = game.outcome() {
-                    lines.push(format!(
-                        "info string result {} {}",
+                    lines.push(Reply::say(format!(
+                        "result {} {}",
                         o.result_word(),
                         o.reason_tokens()
-                    ));
+                    )));
                 }
-                let mut best = format!("bestmove {}", uci(&before, m));
                 // UCI's guess at the reply, which a GUI may ponder on; the
                 // protocol's own peers get the move alone.
-                if self.uci
-                    && let [first, reply, ..] = result.pv.as_slice()
-                    && *first == m
-                    && game.outcome().is_none()
-                    && game.position().is_legal(*reply)
-                {
-                    best.push_str(&format!(" ponder {}", uci(game.position(), *reply)));
-                }
-                lines.push(best);
+                let ponder = match result.pv.as_slice() {
+                    [first, reply, ..]
+                        if self.uci
+                            && *first == m
+                            && game.outcome().is_none()
+                            && game.position().is_legal(*reply) =>
+                    {
+                        Some(uci(game.position(), *reply))
+                    }
+                    _ => None,
+                };
+                lines.push(Reply::BestMove {
+                    best: Some(uci(&before, m)),
+                    ponder,
+                });
                 lines
             }
-            None => vec!["bestmove (none)".into()],
+            None => vec![Reply::no_move()],
         }
     }
-}
-
-/// `solution white plies 31 pv b2b4 ...`, or `solution unknown`: a budget
-/// that ran out is said so, never guessed.
-pub(super) fn solution_line(pos: &Position, solution: Option<&Proven>) -> String {
-    let Some(s) = solution else {
-        return "solution unknown".into();
-    };
-    let winner = s
-        .value
-        .winner(pos.side_to_move())
-        .map_or("draw", Color::name);
-    // A solve always proves the distance.
-    let plies = s.plies.unwrap_or(s.line.len() as u32);
-    let mut line = format!("solution {winner} plies {plies}");
-    if !s.line.is_empty() {
-        line.push_str(" pv");
-        for m in &s.line {
-            line.push(' ');
-            line.push_str(&m.to_string());
-        }
-    }
-    line
 }
 
 /// `analyse` without a budget gets the command line's default per position.

@@ -11,17 +11,22 @@ fn drive(session: &mut Session, lines: &[&str]) -> Vec<String> {
         loop {
             match action {
                 Action::Reply(l) | Action::Quit(l) => {
-                    out.extend(l);
+                    out.extend(text(&l));
                     break;
                 }
                 Action::Run(job) => {
-                    let done = job.run(&mut |l| out.push(l));
+                    let done = job.run(&mut |l| out.push(l.to_string()));
                     action = session.finish(done);
                 }
             }
         }
     }
     out
+}
+
+/// The lines as the peer reads them.
+fn text(lines: &[Reply]) -> Vec<String> {
+    lines.iter().map(Reply::to_string).collect()
 }
 
 fn finals(out: &[String]) -> Vec<&str> {
@@ -148,7 +153,7 @@ fn while_busy_stop_and_quit_answer_after_the_job() {
         panic!("go must start a job")
     };
     assert!(s.is_busy());
-    assert!(matches!(s.handle_line("isready"), Action::Reply(l) if l == ["readyok"]));
+    assert!(matches!(s.handle_line("isready"), Action::Reply(l) if text(&l) == ["readyok"]));
     assert!(!s.stop_requested());
     assert!(matches!(s.handle_line("STOP"), Action::Reply(l) if l.is_empty()));
     assert!(s.stop_requested());
@@ -157,6 +162,7 @@ fn while_busy_stop_and_quit_answer_after_the_job() {
     let Action::Quit(lines) = s.finish(done) else {
         panic!("quit was pending")
     };
+    let lines = text(&lines);
     assert_eq!(finals(&lines)[1..], ["ok stop", "ok bye"]);
     assert!(lines[0].starts_with("bestmove ") && lines[0] != "bestmove (none)");
 }
@@ -166,9 +172,9 @@ fn while_busy_stop_and_quit_answer_after_the_job() {
 fn settle(s: &mut Session, mut action: Action, out: &mut Vec<String>) {
     loop {
         match action {
-            Action::Reply(l) => out.extend(l),
+            Action::Reply(l) => out.extend(text(&l)),
             Action::Quit(l) => {
-                out.extend(l);
+                out.extend(text(&l));
                 return;
             }
             Action::Run(job) => {
@@ -195,7 +201,7 @@ fn lines_sent_during_a_job_wait_their_turn() {
     for line in ["fen", "bogus", "go depth 1", "board"] {
         assert!(matches!(s.handle_line(line), Action::Reply(l) if l.is_empty()));
     }
-    assert!(matches!(s.handle_line("isready"), Action::Reply(l) if l == ["readyok"]));
+    assert!(matches!(s.handle_line("isready"), Action::Reply(l) if text(&l) == ["readyok"]));
     let done = job.run(&mut |_| {});
     let first = s.finish(done);
     let mut out = Vec::new();
@@ -245,7 +251,9 @@ fn the_end_of_input_lets_bounded_work_finish() {
     s.end_input();
     assert!(!s.stop_requested(), "a bounded search finishes");
     let done = job.run(&mut |_| {});
-    assert!(matches!(s.finish(done), Action::Reply(l) if l[0].starts_with("bestmove ")));
+    assert!(
+        matches!(s.finish(done), Action::Reply(l) if l[0].to_string().starts_with("bestmove "))
+    );
     let Some(Action::Run(infinite)) = s.next_queued() else {
         panic!("the queued go runs")
     };
@@ -254,7 +262,9 @@ fn the_end_of_input_lets_bounded_work_finish() {
         "an unbounded one is stopped as it starts"
     );
     let done = infinite.run(&mut |_| {});
-    assert!(matches!(s.finish(done), Action::Reply(l) if l[0].starts_with("bestmove ")));
+    assert!(
+        matches!(s.finish(done), Action::Reply(l) if l[0].to_string().starts_with("bestmove "))
+    );
     assert!(s.awaits_input());
 }
 

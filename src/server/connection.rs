@@ -1,4 +1,4 @@
-//! The session actor: one per connection, over any byte stream.
+//! A connection's actor: one per connection, over any byte stream.
 //!
 //! The actor owns the protocol [`Session`] and is the only one to touch it.
 //! Output goes through one writer task per connection (`output`), and a
@@ -11,8 +11,7 @@ use super::job_thread::{JobThread, join, start_job};
 use super::output::{OUTPUT_QUEUE, send, send_all, write_lines};
 use super::scheduler::Scheduler;
 use super::stats::Stats;
-use crate::protocol::reply::{error, shutdown_notice};
-use crate::protocol::{Action, ErrorCode, JobDone, Session, SessionOptions};
+use crate::protocol::{Action, ErrorCode, JobDone, Reply, Session, SessionOptions};
 use futures::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -85,7 +84,7 @@ enum Phase {
 /// Why a session ends.
 enum Close {
     EndOfInput,
-    Quit(Vec<String>),
+    Quit(Vec<Reply>),
     WriterGone,
     Shutdown,
     Idle(Duration),
@@ -144,13 +143,13 @@ impl Actor<'_> {
                 (false, false)
             }
             Close::Shutdown => {
-                send(&self.out, shutdown_notice()).await;
+                send(&self.out, Reply::shutdown_notice()).await;
                 self.session.abandon();
                 (false, false)
             }
             Close::Idle(after) => {
                 let detail = format!("no input for {} s, closing", after.as_secs_f64());
-                send(&self.out, error(ErrorCode::IdleTimeout, detail)).await;
+                send(&self.out, Reply::error(ErrorCode::IdleTimeout, detail)).await;
                 self.session.abandon();
                 (false, false)
             }
@@ -167,12 +166,12 @@ impl Actor<'_> {
             Event::Input(Some(Ok(Frame::Line(line)))) => Some(self.session.handle_line(&line)),
             Event::Input(Some(Ok(Frame::TooLong))) => {
                 let detail = format!("line longer than {max_line_length} bytes ignored");
-                send(&self.out, error(ErrorCode::LineTooLong, detail)).await;
+                send(&self.out, Reply::error(ErrorCode::LineTooLong, detail)).await;
                 None
             }
             Event::Input(Some(Ok(Frame::BadEncoding))) => {
                 let detail = "line is not valid UTF-8, ignored";
-                send(&self.out, error(ErrorCode::BadEncoding, detail)).await;
+                send(&self.out, Reply::error(ErrorCode::BadEncoding, detail)).await;
                 None
             }
             Event::Input(end) => {
