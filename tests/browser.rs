@@ -350,3 +350,56 @@ async fn the_pages_traffic_is_the_protocol_and_replays_over_tcp() {
     std::fs::write(&path, transcript).expect("write the transcript");
     eprintln!("recorded: {}", path.display());
 }
+
+/// The page's line client keeps step with the server in and out of UCI
+/// mode: after `uci` then `d` (which ends UCI mode), `position` is
+/// answered, a `stop` during a search (the console's Move now) is answered
+/// `ok stop`, and the next command gets its own reply, not that one.
+#[tokio::test]
+async fn the_pages_client_keeps_step_when_a_command_ends_uci_mode() {
+    let Some((_server, b)) = open("uci-desync").await else {
+        return;
+    };
+    let finals = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             import('/protocol.js').then(async ({ LineClient }) => {
+               const c = new LineClient(`ws://${location.host}/ws`);
+               await c.connect();
+               const said = [];
+               for (const line of ['uci', 'd', 'position startpos gaps AH']) {
+                 said.push((await c.send(line)).final);
+               }
+               // Sent at once, as the console sends them: the replies
+               // come in the server's order and must find their commands.
+               const go = c.send('go infinite');
+               const stop = c.send('stop');
+               const fen = c.send('fen');
+               for (const reply of [go, stop, fen]) said.push((await reply).final);
+               done(said);
+             }).catch(e => done(String(e)));",
+            vec![],
+        )
+        .await
+        .expect("the client runs");
+    b.finish().await;
+    let finals: Vec<Option<String>> = serde_json::from_value(finals.clone())
+        .unwrap_or_else(|_| panic!("the client failed: {finals}"));
+    // `d` before any position is refused, and still ends UCI mode.
+    let want = [
+        "uciok",
+        "error wrong-state ",
+        "ok position ",
+        "bestmove ",
+        "ok stop",
+        "ok fen ",
+    ];
+    assert_eq!(finals.len(), want.len(), "{finals:?}");
+    for (got, want) in finals.iter().zip(want) {
+        assert!(
+            got.as_deref().is_some_and(|got| got.starts_with(want)),
+            "{finals:?}"
+        );
+    }
+}

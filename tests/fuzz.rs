@@ -6,6 +6,7 @@
 mod common;
 
 use common::{Peer, Recv, ServerProcess, StdioProcess, wait_exit};
+use pawnrace::protocol::is_final_line;
 use pawnrace::testkit::Rng;
 use std::time::Duration;
 
@@ -127,13 +128,6 @@ fn script(seed: u64) -> (Vec<u8>, usize) {
     (bytes, expected)
 }
 
-fn is_final(line: &str) -> bool {
-    matches!(
-        line.split(' ').next(),
-        Some("uciok" | "readyok" | "bestmove" | "ok" | "error" | "solution")
-    )
-}
-
 /// Sends the script, closes the input, reads to the end; the final lines.
 fn replay(peer: &Peer, bytes: &[u8]) -> Vec<String> {
     for chunk in bytes.chunks(64 * 1024) {
@@ -143,7 +137,7 @@ fn replay(peer: &Peer, bytes: &[u8]) -> Vec<String> {
     let mut finals = Vec::new();
     loop {
         match peer.recv_within(Duration::from_secs(60)) {
-            Recv::Line(line) if is_final(&line) => finals.push(line),
+            Recv::Line(line) if is_final_line(&line) => finals.push(line),
             Recv::Line(_) => {}
             Recv::Eof => return finals,
             Recv::Timeout => panic!("no output for 60 s after {} final lines", finals.len()),

@@ -2,8 +2,8 @@
 
 Standard library only. The one rule every client must follow (protocol.md,
 "Replies"): send a command, then read lines until its single final line --
-``uciok``, ``readyok``, ``bestmove ...``, ``ok ...`` or ``error ...``. Every
-other line of the reply comes before it. A client that sends the next
+``uciok``, ``readyok``, ``bestmove ...``, ``solution ...``, ``ok ...`` or
+``error ...``. Every other line of the reply comes before it. A client that sends the next
 command before the final line of the previous one risks landing it in the
 middle of a search (``go`` runs in the background on the server).
 
@@ -25,6 +25,7 @@ __all__ = [
     "Client",
     "GoReply",
     "MoveReply",
+    "FINAL_WORDS",
     "PawnraceError",
     "is_final",
 ]
@@ -34,12 +35,15 @@ __all__ = [
 _SLACK_SECONDS = 30.0
 
 
+# The first words of the lines that end a reply: the server's own list
+# (pawnrace::protocol::FINAL_WORDS), which a test holds this one to.
+FINAL_WORDS = ("uciok", "readyok", "bestmove", "solution", "ok", "error")
+
+
 def is_final(line: str) -> bool:
-    """Whether ``line`` ends a reply (the protocol's final-line rule)."""
-    if line in ("uciok", "readyok"):
-        return True
-    word = line.split(" ", 1)[0]
-    return word in ("bestmove", "solution", "ok", "error")
+    """Whether ``line`` ends a reply (the protocol's final-line rule): its
+    first word, up to a space, is one of FINAL_WORDS."""
+    return line.split(" ", 1)[0] in FINAL_WORDS
 
 
 class PawnraceError(Exception):

@@ -3,6 +3,7 @@
 //! process per game). Players only carry text; the referee judges it.
 
 use super::engine_proc::{LineConn, Silence};
+use crate::protocol::is_final_line;
 use crate::rules::{Color, Gaps, Move, san};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -165,7 +166,7 @@ impl PawnracePlayer {
             let reply = conn
                 .recv_until(deadline)
                 .map_err(|s| silence_fault(s, &format!("to '{line}'")))?;
-            if is_final(&reply) {
+            if is_final_line(&reply) {
                 return Ok(Answer {
                     text: reply,
                     elapsed: start.elapsed(),
@@ -186,14 +187,6 @@ impl PawnracePlayer {
             ))
         }
     }
-}
-
-/// Every reply ends with exactly one of these (protocol.md, Replies).
-fn is_final(line: &str) -> bool {
-    matches!(
-        line.split_whitespace().next(),
-        Some("uciok" | "readyok" | "bestmove" | "ok" | "error")
-    )
 }
 
 impl Player for PawnracePlayer {
@@ -347,26 +340,5 @@ impl Player for AutorunnerPlayer {
 
     fn end_game(&mut self, _faulted: bool) {
         self.conn = None;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn final_lines_are_the_protocols() {
-        for line in [
-            "readyok",
-            "uciok",
-            "bestmove e2e4",
-            "ok gaps AH",
-            "error busy x",
-        ] {
-            assert!(is_final(line), "{line}");
-        }
-        for line in ["info depth 1", "id name x", "", "okay", "bestmoves"] {
-            assert!(!is_final(line), "{line}");
-        }
     }
 }

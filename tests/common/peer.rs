@@ -112,11 +112,12 @@ impl Peer {
         }
     }
 
-    /// The next line that does not start with `info `.
+    /// The next final line (the protocol's rule, as every client reads
+    /// it), past the lines of the reply before it.
     pub fn reply(&self) -> String {
         loop {
             let line = self.line();
-            if !line.starts_with("info ") {
+            if pawnrace::protocol::is_final_line(&line) {
                 return line;
             }
         }

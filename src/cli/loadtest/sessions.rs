@@ -2,6 +2,7 @@
 //! churners, the probe and the searchers, each on its own connection.
 
 use super::{Failure, PATIENCE, START, Sample, ms};
+use pawnrace::protocol::is_final_line;
 use pawnrace::rng::Rng;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -36,8 +37,8 @@ impl Client {
             .map_err(|e| format!("write failed: {e}"))
     }
 
-    /// Reads until a line starting with `prefix`; returns it. An `error`
-    /// line on the way is a failure.
+    /// Reads to the next final line (the protocol's rule); returns it if
+    /// it starts with `prefix`, and fails on any other.
     async fn until(&mut self, prefix: &str) -> Result<String, Failure> {
         loop {
             let line = self
@@ -46,11 +47,12 @@ impl Client {
                 .await
                 .map_err(|e| format!("read failed: {e}"))?
                 .ok_or_else(|| format!("connection closed while waiting for {prefix}"))?;
-            if line.starts_with(prefix) {
-                return Ok(line);
-            }
-            if line.starts_with("error") {
-                return Err(line);
+            if is_final_line(&line) {
+                return if line.starts_with(prefix) {
+                    Ok(line)
+                } else {
+                    Err(line)
+                };
             }
         }
     }
@@ -79,12 +81,13 @@ pub(super) async fn churner(addr: Arc<str>, done: CancellationToken) -> Result<(
     while !done.is_cancelled() {
         for hash in ["1024", "1"] {
             // Refused when the memory budget has not that much left.
-            c.send(&format!("setoption name Hash value {hash}")).await?;
-            let said = c.lines.next_line().await.map_err(|e| e.to_string())?;
-            if !said
-                .is_some_and(|l| l.starts_with("ok") || l.starts_with("error bad-argument Hash"))
+            let said = c
+                .ask(&format!("setoption name Hash value {hash}"), "ok")
+                .await;
+            if let Err(line) = said
+                && !line.starts_with("error bad-argument Hash")
             {
-                return Err("setoption Hash got no answer".into());
+                return Err(format!("setoption Hash: {line}"));
             }
             // An untimed search makes tables of the new size.
             c.ask("go depth 1", "bestmove").await?;
