@@ -92,15 +92,10 @@ pub(super) fn proven<'s>(
     if let Some(e) = proofs::known(pos) {
         return play(pos, Some(e.standing()), e.line, 0, clock, info).unwrap_or(nothing);
     }
-    let left = |clock: &Clock| share.map(|s| s.saturating_sub(clock.elapsed_ms()).max(1));
     let solver = solver();
     // What is left of the share: the clock may have started before the
     // search did (a command that waited for a search slot).
-    let decide = SolveLimits {
-        nodes: None,
-        movetime_ms: left(clock),
-    };
-    let decided = match solver.decide(pos, &decide, stop) {
+    let decided = match solver.decide(pos, &within(share, clock), stop) {
         Some(d) => Ok(d),
         None => decide_with_the_search_time(solver, pos, budget, ponder, clock, stop),
     };
@@ -109,12 +104,8 @@ pub(super) fn proven<'s>(
         Err(bounds) => return from_bounds(pos, &bounds, solver.last_nodes(), clock, info),
     };
     // The distance, with what is left of the share.
-    let distance = SolveLimits {
-        nodes: None,
-        movetime_ms: left(clock),
-    };
     let mut nodes = 0;
-    if let Some(s) = solver.solve(pos, &distance, stop, &mut |p| nodes = p.nodes)
+    if let Some(s) = solver.solve(pos, &within(share, clock), stop, &mut |p| nodes = p.nodes)
         && let Some(r) = play(pos, Some(s.standing()), s.line, nodes, clock, info)
     {
         return r;
@@ -125,6 +116,16 @@ pub(super) fn proven<'s>(
         }
         // A loss whose distance is not known: the search holds out as it can.
         None => nothing,
+    }
+}
+
+/// The solver's limits for what is left of `total` ms on `clock` (at
+/// least 1 ms), or none where `total` is none. The one place a proof's
+/// time left is worked out.
+fn within(total: Option<u64>, clock: &Clock) -> SolveLimits {
+    SolveLimits {
+        nodes: None,
+        movetime_ms: total.map(|t| clock.left_ms(t).max(1)),
     }
 }
 
@@ -144,14 +145,8 @@ fn decide_with_the_search_time(
     if ponder || !holds_a_draw(&bounds) {
         return Err(bounds);
     }
-    let rest = SolveLimits {
-        nodes: None,
-        movetime_ms: budget
-            .total_ms()
-            .map(|t| t.saturating_sub(clock.elapsed_ms()).max(1)),
-    };
     solver
-        .decide(pos, &rest, stop)
+        .decide(pos, &within(budget.total_ms(), clock), stop)
         .ok_or_else(|| solver.move_bounds(pos))
 }
 
