@@ -168,11 +168,11 @@ impl Session {
     pub fn handle_line(&mut self, line: &str) -> Action {
         let verb = Verb::of_line(line);
         self.note_dialect(line, verb);
-        let action = self.handle(line);
+        let action = self.handle(line, verb);
         self.speak(verb, action)
     }
 
-    fn handle(&mut self, line: &str) -> Action {
+    fn handle(&mut self, line: &str, verb: Option<Verb>) -> Action {
         let parsed = parse(line);
         if self.running.is_some() {
             return match parsed {
@@ -185,7 +185,7 @@ impl Session {
             Ok(Some(c)) => c,
             Ok(None) => return Action::Reply(Vec::new()),
             Err(e) => {
-                self.refuse_position(line, &e.detail);
+                self.refuse_position(verb, &e.detail);
                 return Action::Reply(vec![e.into()]);
             }
         };

@@ -45,12 +45,8 @@ impl Session {
 
     /// A `position` line that did not even parse still replaces the game:
     /// it was meant to (see [`State::Refused`]).
-    pub(super) fn refuse_position(&mut self, line: &str, why: &str) {
-        let is_position = line
-            .split_ascii_whitespace()
-            .next()
-            .is_some_and(|w| w.eq_ignore_ascii_case("position"));
-        if is_position && !matches!(self.state, State::Chess(_)) {
+    pub(super) fn refuse_position(&mut self, verb: Option<Verb>, why: &str) {
+        if verb == Some(Verb::Position) && !matches!(self.state, State::Chess(_)) {
             self.state = State::Refused(self.rules(), why.to_string());
         }
     }
