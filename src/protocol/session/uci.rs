@@ -51,3 +51,6 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
