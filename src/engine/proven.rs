@@ -38,9 +38,9 @@ use crate::stop::Stop;
 /// 222; 1/8: 218), and in games, where the solver's table carries over
 /// from move to move, its time pays: against the depth-3 autorunner at 1 s
 /// a move, 7/8 spoiled 8 proven results in 128 games where 1/8 spoiled 12
-/// (session 8).
+/// (2026-11-24).
 ///
-/// Session 24 gave the solver more. The book has since taken the keep
+/// Since 2026-11-26 the solver gets more. The book has since taken the keep
 /// set's positions (one to four plies in) off the solver's hands, and
 /// five to eight plies in, where games leave the book, proofs come
 /// quicker. At 200 ms, half the move rather than an eighth: on the deep
@@ -51,7 +51,7 @@ use crate::stop::Stop;
 /// not all. At 1000 ms, 925 rather than 825: the deep set's one spoil, EE
 /// w1 (only the quiet h3h4 wins; the decision takes 1.1 s alone), was
 /// kept in 5 runs of 5 where 175 ms of search kept it in 1 of 5, every
-/// other deep position either way; session 22's hard set kept 79 of 81
+/// other deep position either way; the hard set (2026-11-25) kept 79 of 81
 /// twice against 76 twice. 75 and 175 ms of search did the same at 200 ms
 /// (deep set 246 and 247, deep hard set 26 and 23).
 const SEARCH_MS: u64 = 75;
