@@ -33,13 +33,19 @@ fn read(path: &str) -> String {
 /// The lines of the first code block after `heading`: an indented block
 /// (four spaces) or a fenced one. Each line comes with its number in `doc`.
 fn block_after(doc: &str, heading: &str) -> Vec<(usize, String)> {
+    block_after_line(doc, heading, |l| l.trim_end() == heading)
+}
+
+/// [`block_after`] for the block after the first line that `starts` it.
+fn block_after_line(doc: &str, what: &str, starts: impl Fn(&str) -> bool) -> Vec<(usize, String)> {
     let lines: Vec<&str> = doc.lines().collect();
     let start = lines
         .iter()
-        .position(|l| l.trim_end() == heading)
-        .unwrap_or_else(|| panic!("no heading {heading:?}"));
+        .position(|l| starts(l))
+        .unwrap_or_else(|| panic!("no line {what:?}"));
     let mut block = Vec::new();
     let mut fenced = false;
+    let mut blanks = Vec::new();
     for (i, line) in lines.iter().enumerate().skip(start + 1) {
         if line.starts_with("#") && !fenced {
             break;
@@ -54,12 +60,16 @@ fn block_after(doc: &str, heading: &str) -> Vec<(usize, String)> {
         if fenced {
             block.push((i + 1, line.to_string()));
         } else if let Some(code) = line.strip_prefix("    ") {
+            // Blank lines inside an indented block belong to it.
+            block.extend(blanks.drain(..).map(|at| (at, String::new())));
             block.push((i + 1, code.to_string()));
+        } else if line.trim().is_empty() && !block.is_empty() {
+            blanks.push(i + 1);
         } else if !block.is_empty() {
             break;
         }
     }
-    assert!(!block.is_empty(), "no code block after {heading:?}");
+    assert!(!block.is_empty(), "no code block after {what:?}");
     block
 }
 
@@ -198,4 +208,58 @@ fn wildcards_match_within_a_line_and_across_lines() {
     assert!(!matches("x...x", "x"));
     let doc = "## S\n\n    > newgame\n    ok newgame pawnrace awaiting gaps\n    > gaps AH\n    ok gaps AH\n    > board\n    ... the board ...\n    status ...\n    ok board\n";
     replay("doc", doc, "## S").unwrap();
+}
+
+/// `output` is what `block` shows, line for line, with the same `...`
+/// rules as a session's replies.
+fn compare(name: &str, block: &[(usize, String)], output: &str) -> Result<(), String> {
+    let mut got = output.lines();
+    let mut skipping = false;
+    for (at, pattern) in block {
+        if pattern.starts_with("...") {
+            skipping = true;
+            continue;
+        }
+        loop {
+            let Some(line) = got.next() else {
+                return Err(format!(
+                    "{name}:{at}: expected {pattern:?}, the output ended"
+                ));
+            };
+            if matches(pattern, line) {
+                skipping = false;
+                break;
+            }
+            if !skipping {
+                return Err(format!("{name}:{at}: expected {pattern:?}, got {line:?}"));
+            }
+        }
+    }
+    let rest: Vec<&str> = got.collect();
+    if skipping || !rest.is_empty() {
+        return Err(format!("{name}: more than the document shows: {rest:?}"));
+    }
+    Ok(())
+}
+
+/// README's "Analysing games" table, made from the game it describes.
+#[test]
+fn readme_analysis_example_is_what_analyse_prints() {
+    let dir = common::temp_dir("readme-analyse");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"alice\"]\n[Black \"bob\"]\n[Result \"1-0\"]\n[Gaps \"CG\"]\n\n\
+         1. a4 a6 2. g4 e5 3. g5 a5 4. h4 c6 5. h5 b5 6. b3 bxa4 7. bxa4 e4 8. f4 exf3 \
+         9. exf3 c5 10. f4 c4 11. f5 c3 12. g6 d5 13. gxh7 cxd2 14. h8=Q 1-0\n",
+    )
+    .unwrap();
+    let path = pgn.to_string_lossy().into_owned();
+    let (ok, stdout, stderr) = common::run_binary(&["analyse", &path], b"");
+    assert!(ok, "{stderr}");
+    let doc = read("README.md");
+    let block = block_after_line(&doc, "holds the output to it", |l| {
+        l.contains("analyses this game and holds the output to it):")
+    });
+    compare("README.md", &block, &stdout).unwrap();
 }
