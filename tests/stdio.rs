@@ -9,6 +9,13 @@ use std::time::Duration;
 
 const SETTLE: Duration = Duration::from_secs(10);
 
+/// The process ends within [`SETTLE`] with status 0; `why` names what
+/// should have ended it.
+fn exits_0(process: &mut StdioProcess, why: &str) {
+    let status = wait_exit(&mut process.child, SETTLE).expect(why);
+    assert!(status.success(), "exit status {status}");
+}
+
 #[test]
 fn stdio_eof_exits_0() {
     let mut process = StdioProcess::spawn(&[]);
@@ -16,8 +23,7 @@ fn stdio_eof_exits_0() {
     assert_eq!(process.peer.line(), "readyok");
     process.peer.close_input();
     process.peer.expect_eof();
-    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after EOF");
-    assert!(status.success(), "exit status {status}");
+    exits_0(&mut process, "no exit after EOF");
 }
 
 /// `quit` ends the process even though stdin stays open.
@@ -27,8 +33,7 @@ fn stdio_quit_exits_0_with_stdin_open() {
     process.peer.send("quit");
     assert_eq!(process.peer.line(), "ok bye");
     process.peer.expect_eof();
-    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after quit");
-    assert!(status.success(), "exit status {status}");
+    exits_0(&mut process, "no exit after quit");
 }
 
 /// (protocol) EOF during a search stops it, answers it, and exits 0.
@@ -46,8 +51,7 @@ fn stdio_eof_mid_search_exits_0() {
     assert_eq!(peer.reply(), "readyok");
     peer.close_input();
     assert_glob("bestmove *", &peer.reply());
-    let status = wait_exit(&mut process.child, SETTLE).expect("no exit after EOF");
-    assert!(status.success(), "exit status {status}");
+    exits_0(&mut process, "no exit after EOF");
 }
 
 /// (protocol) Piped input: lines sent during a search wait their turn, and
