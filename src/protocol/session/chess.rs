@@ -16,71 +16,14 @@ impl Session {
             return None;
         };
         Some(match command {
-            Command::Move(text) => {
-                let mut game = current(history).clone();
-                play(&mut game, text).map(|m| {
-                    history.push(game);
-                    vec![
-                        Done::Move {
-                            mv: m.to_string(),
-                            san: None,
-                            result: None,
-                        }
-                        .into(),
-                    ]
-                })
-            }
-            Command::Undo => {
-                if history.len() > 1 {
-                    history.pop();
-                    Ok(vec![Done::Undo { taken: None }.into()])
-                } else {
-                    Err(fail(ErrorCode::WrongState, "no move to take back"))
-                }
-            }
-            Command::Moves => {
-                let moves = current(history).valid_moves();
-                let mut lines: Vec<Reply> = moves
-                    .iter()
-                    .map(|m| Reply::Move {
-                        mv: m.to_string(),
-                        san: None,
-                    })
-                    .collect();
-                lines.push(Done::Moves(moves.len()).into());
-                Ok(lines)
-            }
-            Command::Board => {
-                let game = current(history);
-                let mut lines: Vec<Reply> = game
-                    .render()
-                    .lines()
-                    .map(|l| Reply::Board(l.to_string()))
-                    .collect();
-                lines.push(Reply::Board("variant chess".into()));
-                lines.push(Reply::Board(format!("side {}", game.side_to_move())));
-                lines.push(Done::Board.into());
-                Ok(lines)
-            }
+            Command::Move(text) => play_move(history, text),
+            Command::Undo => undo(history),
+            Command::Moves => Ok(list_moves(current(history))),
+            Command::Board => Ok(board(current(history))),
             Command::Position {
                 setup: Setup::StartPos(None),
                 moves,
-            } => {
-                let mut game = Game::chess();
-                let played: Result<Vec<_>, _> = moves
-                    .iter()
-                    .enumerate()
-                    .map(|(i, text)| {
-                        play(&mut game, text).map(|_| game.clone()).map_err(|e| {
-                            fail(e.code, format!("move {} ({text}): {}", i + 1, e.detail))
-                        })
-                    })
-                    .collect();
-                played.map(|positions| {
-                    *history = std::iter::once(Game::chess()).chain(positions).collect();
-                    vec![Done::ChessPosition.into()]
-                })
-            }
+            } => set_up(history, moves),
             Command::Go(_) | Command::Perft(_) | Command::Solve(_) | Command::Analyse(_) => {
                 Err(fail(
                     ErrorCode::Unsupported,
@@ -94,6 +37,76 @@ impl Session {
             _ => return None,
         })
     }
+}
+
+/// `move`: the game so far gains the position after it.
+fn play_move(history: &mut Vec<Game>, text: &str) -> Answer {
+    let mut game = current(history).clone();
+    let mv = play(&mut game, text)?;
+    history.push(game);
+    Ok(vec![
+        Done::Move {
+            mv: mv.to_string(),
+            san: None,
+            result: None,
+        }
+        .into(),
+    ])
+}
+
+/// `undo`: back one position, never past the start.
+fn undo(history: &mut Vec<Game>) -> Answer {
+    if history.len() > 1 {
+        history.pop();
+        Ok(vec![Done::Undo { taken: None }.into()])
+    } else {
+        Err(fail(ErrorCode::WrongState, "no move to take back"))
+    }
+}
+
+/// `moves`: every valid move, then their count.
+fn list_moves(game: &Game) -> Vec<Reply> {
+    let moves = game.valid_moves();
+    let mut lines: Vec<Reply> = moves
+        .iter()
+        .map(|m| Reply::Move {
+            mv: m.to_string(),
+            san: None,
+        })
+        .collect();
+    lines.push(Done::Moves(moves.len()).into());
+    lines
+}
+
+/// `board` in the validator's format, then the variant and the side to
+/// move as the pawn game's board gives them.
+fn board(game: &Game) -> Vec<Reply> {
+    let mut lines: Vec<Reply> = game
+        .render()
+        .lines()
+        .map(|l| Reply::Board(l.to_string()))
+        .collect();
+    lines.push(Reply::Board("variant chess".into()));
+    lines.push(Reply::Board(format!("side {}", game.side_to_move())));
+    lines.push(Done::Board.into());
+    lines
+}
+
+/// `position startpos moves ...`: the whole line is played before the
+/// game changes, so a refused move leaves the game as it was.
+fn set_up(history: &mut Vec<Game>, moves: &[String]) -> Answer {
+    let mut game = Game::chess();
+    let positions = moves
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            play(&mut game, text)
+                .map(|_| game.clone())
+                .map_err(|e| fail(e.code, format!("move {} ({text}): {}", i + 1, e.detail)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    *history = std::iter::once(Game::chess()).chain(positions).collect();
+    Ok(vec![Done::ChessPosition.into()])
 }
 
 fn current(history: &[Game]) -> &Game {

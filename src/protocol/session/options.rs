@@ -2,7 +2,7 @@
 
 use super::{Answer, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Session, fail};
 use crate::protocol::command::GameKind;
-use crate::protocol::reply::{Done, ErrorCode, Reply};
+use crate::protocol::reply::{Done, ErrorCode, Refusal, Reply};
 use crate::rules::{Gaps, Variant};
 
 /// What chess GUIs and python-chess call the 8x8 board as `UCI_Variant`:
@@ -15,24 +15,7 @@ impl Session {
             key,
             value: value.to_string(),
         };
-        let options = [
-            format!(
-                "Hash type spin default {} min 1 max {}",
-                self.options.hash_mib, self.options.max_hash_mib
-            ),
-            format!(
-                "Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
-            ),
-            format!("Threads type spin default 1 min 1 max {}", max_threads()),
-            "Ponder type check default false".into(),
-            format!("MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-            "Gaps type string default <empty>".into(),
-            format!(
-                "UCI_Variant type combo default {} {} var {UCI_CHESS_BOARD}",
-                Variant::PawnRace,
-                Variant::ALL.map(|v| format!("var {v}")).join(" ")
-            ),
-        ];
+        let options = UciOption::ALL.map(|o| format!("{} type {}", o.name(), self.declared(o)));
         [
             id("name", "pawnrace"),
             id("version", env!("CARGO_PKG_VERSION")),
@@ -44,112 +27,202 @@ impl Session {
         .collect()
     }
 
+    /// How `uci` declares `option`: its type, default and range.
+    fn declared(&self, option: UciOption) -> String {
+        match option {
+            UciOption::Hash => format!(
+                "spin default {} min 1 max {}",
+                self.options.hash_mib, self.options.max_hash_mib
+            ),
+            UciOption::MoveOverhead => {
+                format!("spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}")
+            }
+            UciOption::Threads => format!("spin default 1 min 1 max {}", max_threads()),
+            UciOption::Ponder => "check default false".into(),
+            UciOption::MultiPv => format!("spin default 1 min 1 max {MAX_MULTIPV}"),
+            UciOption::Gaps => "string default <empty>".into(),
+            UciOption::UciVariant => format!(
+                "combo default {} {} var {UCI_CHESS_BOARD}",
+                Variant::PawnRace,
+                Variant::ALL.map(|v| format!("var {v}")).join(" ")
+            ),
+        }
+    }
+
+    /// `setoption`: finds the option by its name in any case, then sets it.
     pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) -> Answer {
-        let set = |name, value: &dyn std::fmt::Display| {
-            Ok(vec![
-                Done::SetOption {
-                    name,
-                    value: value.to_string(),
-                }
-                .into(),
-            ])
+        let Some(&option) = UciOption::ALL
+            .iter()
+            .find(|o| name.eq_ignore_ascii_case(o.name()))
+        else {
+            let known = UciOption::ALL.map(UciOption::name).join(", ");
+            return Err(fail(
+                ErrorCode::BadArgument,
+                format!("unknown option '{name}' (known: {known})"),
+            ));
         };
-        let number = |min: u64, max: u64, unit: &str| {
-            value
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| {
-                    fail(
-                        ErrorCode::BadArgument,
-                        format!("{name} takes {unit} from {min} to {max}"),
-                    )
-                })
+        let value = Value { name, text: value };
+        let set = match option {
+            UciOption::Hash => self.set_hash(value)?.to_string(),
+            UciOption::MoveOverhead => {
+                let ms = value.number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
+                self.move_overhead_ms = ms;
+                ms.to_string()
+            }
+            UciOption::Threads => {
+                let n = value.number(1, max_threads() as u64, "threads")? as usize;
+                self.threads = n;
+                n.to_string()
+            }
+            UciOption::Ponder => value.ponder()?.to_string(),
+            UciOption::MultiPv => {
+                let n = value.number(1, MAX_MULTIPV as u64, "lines")? as u32;
+                self.multipv = n;
+                n.to_string()
+            }
+            UciOption::Gaps => self.set_gaps(value)?,
+            UciOption::UciVariant => self.set_variant(value)?.to_string(),
         };
-        if name.eq_ignore_ascii_case("hash") {
-            let mib = number(1, self.options.max_hash_mib as u64, "MiB")? as usize;
-            // Two tables of the size (the search's and the solver's), and
-            // what this session holds now comes back when they are made.
-            let budget = &self.options.memory;
-            let held = self.engine.as_ref().map_or(0, |e| e.memory_mib());
-            let left = budget.left_mib().saturating_add(held);
-            if mib.saturating_mul(2) > left {
-                return Err(fail(
-                    ErrorCode::BadArgument,
-                    format!(
-                        "Hash {mib} needs {} MiB (the search's table and the solver's); the server's memory budget has {left} MiB left of {}",
-                        mib * 2,
-                        budget.limit_mib()
-                    ),
-                ));
+        Ok(vec![
+            Done::SetOption {
+                name: option.name(),
+                value: set,
             }
-            // The table is resized when the next job takes the engine.
-            self.hash_mib = mib;
-            set("Hash", &mib)
-        } else if name.eq_ignore_ascii_case("threads") {
-            let n = number(1, max_threads() as u64, "threads")? as usize;
-            self.threads = n;
-            set("Threads", &n)
-        } else if name.eq_ignore_ascii_case("ponder") {
-            // UCI's note that the GUI may send `go ponder`; pondering itself
-            // needs no setting.
-            let on = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                Some("true") => true,
-                Some("false") => false,
-                _ => return Err(fail(ErrorCode::BadArgument, "Ponder takes true or false")),
-            };
-            set("Ponder", &on)
-        } else if name.eq_ignore_ascii_case("multipv") {
-            let n = number(1, MAX_MULTIPV as u64, "lines")? as u32;
-            self.multipv = n;
-            set("MultiPV", &n)
-        } else if name.eq_ignore_ascii_case("gaps") {
-            // What `position startpos` without gaps starts from: a chess
-            // GUI knows only `position startpos`.
-            let text = value.map(str::trim).unwrap_or("");
-            if text.is_empty() || text == "<empty>" || text.eq_ignore_ascii_case("none") {
-                self.gaps_option = None;
-                return set("Gaps", &"none");
-            }
-            let gaps: Gaps = text.parse().map_err(|e| {
-                fail(
-                    ErrorCode::BadArgument,
-                    format!("Gaps takes two files like AH, or none: {e}"),
-                )
-            })?;
-            self.gaps_option = Some(gaps);
-            set("Gaps", &gaps)
-        } else if name.eq_ignore_ascii_case("uci_variant") {
-            // The game `ucinewgame` starts. `chess` is the 8x8 board that
-            // chess GUIs and python-chess know, on which pawn race is
-            // played: python-chess names it before every position.
-            let text = value.map(str::trim).unwrap_or("");
-            let variant: Variant = match text {
-                t if t.eq_ignore_ascii_case(UCI_CHESS_BOARD) => Variant::PawnRace,
-                t => t.parse().map_err(|e: String| {
-                    fail(
-                        ErrorCode::BadArgument,
-                        format!("{e}; or chess, for pawnrace"),
-                    )
-                })?,
-            };
-            // A GUI sets it just before a game: a new variant starts its
-            // game now; the one in force changes nothing (the tables stay).
-            if variant != self.variant {
-                self.variant = variant;
-                self.new_game(GameKind::Pawn(variant));
-            }
-            set("UCI_Variant", &variant)
-        } else if name.eq_ignore_ascii_case("move overhead") {
-            let ms = number(0, MAX_MOVE_OVERHEAD_MS, "milliseconds")?;
-            self.move_overhead_ms = ms;
-            set("Move Overhead", &ms)
-        } else {
-            Err(fail(
+            .into(),
+        ])
+    }
+
+    /// `Hash`, if the server's memory budget can hold it.
+    fn set_hash(&mut self, value: Value) -> Result<usize, Refusal> {
+        let mib = value.number(1, self.options.max_hash_mib as u64, "MiB")? as usize;
+        // Two tables of the size (the search's and the solver's), and
+        // what this session holds now comes back when they are made.
+        let budget = &self.options.memory;
+        let held = self.engine.as_ref().map_or(0, |e| e.memory_mib());
+        let left = budget.left_mib().saturating_add(held);
+        if mib.saturating_mul(2) > left {
+            return Err(fail(
                 ErrorCode::BadArgument,
                 format!(
-                    "unknown option '{name}' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Gaps, UCI_Variant)"
+                    "Hash {mib} needs {} MiB (the search's table and the solver's); the server's memory budget has {left} MiB left of {}",
+                    mib * 2,
+                    budget.limit_mib()
                 ),
-            ))
+            ));
+        }
+        // The table is resized when the next job takes the engine.
+        self.hash_mib = mib;
+        Ok(mib)
+    }
+
+    /// `Gaps`: what `position startpos` without gaps starts from, since a
+    /// chess GUI knows only `position startpos`. Says what it now is.
+    fn set_gaps(&mut self, value: Value) -> Result<String, Refusal> {
+        let text = value.text.map(str::trim).unwrap_or("");
+        if text.is_empty() || text == "<empty>" || text.eq_ignore_ascii_case("none") {
+            self.gaps_option = None;
+            return Ok("none".into());
+        }
+        let gaps: Gaps = text.parse().map_err(|e| {
+            fail(
+                ErrorCode::BadArgument,
+                format!("Gaps takes two files like AH, or none: {e}"),
+            )
+        })?;
+        self.gaps_option = Some(gaps);
+        Ok(gaps.to_string())
+    }
+
+    /// `UCI_Variant`: the game `ucinewgame` starts. `chess` is the 8x8
+    /// board that chess GUIs and python-chess know, on which pawn race is
+    /// played: python-chess names it before every position.
+    fn set_variant(&mut self, value: Value) -> Result<Variant, Refusal> {
+        let text = value.text.map(str::trim).unwrap_or("");
+        let variant: Variant = match text {
+            t if t.eq_ignore_ascii_case(UCI_CHESS_BOARD) => Variant::PawnRace,
+            t => t.parse().map_err(|e: String| {
+                fail(
+                    ErrorCode::BadArgument,
+                    format!("{e}; or chess, for pawnrace"),
+                )
+            })?,
+        };
+        // A GUI sets it just before a game: a new variant starts its
+        // game now; the one in force changes nothing (the tables stay).
+        if variant != self.variant {
+            self.variant = variant;
+            self.new_game(GameKind::Pawn(variant));
+        }
+        Ok(variant)
+    }
+}
+
+/// The options `uci` lists and `setoption` sets, in the greeting's order.
+#[derive(Clone, Copy)]
+enum UciOption {
+    Hash,
+    MoveOverhead,
+    Threads,
+    Ponder,
+    MultiPv,
+    Gaps,
+    UciVariant,
+}
+
+impl UciOption {
+    const ALL: [UciOption; 7] = [
+        UciOption::Hash,
+        UciOption::MoveOverhead,
+        UciOption::Threads,
+        UciOption::Ponder,
+        UciOption::MultiPv,
+        UciOption::Gaps,
+        UciOption::UciVariant,
+    ];
+
+    /// The name as `uci` lists it and `setoption` confirms it.
+    fn name(self) -> &'static str {
+        match self {
+            UciOption::Hash => "Hash",
+            UciOption::MoveOverhead => "Move Overhead",
+            UciOption::Threads => "Threads",
+            UciOption::Ponder => "Ponder",
+            UciOption::MultiPv => "MultiPV",
+            UciOption::Gaps => "Gaps",
+            UciOption::UciVariant => "UCI_Variant",
+        }
+    }
+}
+
+/// A `setoption` value with the name the peer spelt it by, which its
+/// errors repeat.
+#[derive(Clone, Copy)]
+struct Value<'a> {
+    name: &'a str,
+    text: Option<&'a str>,
+}
+
+impl Value<'_> {
+    /// A whole number in `min..=max`, named in `unit` when it is not one.
+    fn number(self, min: u64, max: u64, unit: &str) -> Result<u64, Refusal> {
+        self.text
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .filter(|n| (min..=max).contains(n))
+            .ok_or_else(|| {
+                fail(
+                    ErrorCode::BadArgument,
+                    format!("{} takes {unit} from {min} to {max}", self.name),
+                )
+            })
+    }
+
+    /// `Ponder`: UCI's note that the GUI may send `go ponder`; pondering
+    /// itself needs no setting, so it is only checked.
+    fn ponder(self) -> Result<bool, Refusal> {
+        match self.text.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            _ => Err(fail(ErrorCode::BadArgument, "Ponder takes true or false")),
         }
     }
 }

@@ -6,9 +6,10 @@
 use super::game::file_order;
 use super::job::{Finished, Work};
 use super::{Action, Job, JobDone, Session};
-use crate::engine::Limits;
+use crate::engine::{Limits, SearchResult};
 use crate::protocol::command::Command;
 use crate::protocol::reply::{Done, ErrorCode, Reply};
+use crate::rules::{Gaps, Move};
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::Instant;
@@ -78,65 +79,23 @@ impl Session {
         self.speak(None, action)
     }
 
+    /// A job's end: the command's final lines, or for a search that
+    /// follows (after `ponderhit`, or a `go` that waited for the gaps), its
+    /// start.
     fn finished(&mut self, done: JobDone) -> Action {
         if let Some(engine) = done.engine {
             self.engine = Some(engine);
         }
-        let mut lines = match done.result {
-            Finished::Search(result) => {
-                if let Some(limits) = self.after_ponderhit() {
-                    return self.go(limits);
-                }
-                let lines = self.apply_search(result);
-                if self.game().is_ok_and(|g| g.outcome().is_some()) {
-                    // The game is over: nothing left to use its tables for.
-                    self.engine = None;
-                }
-                lines
-            }
-            Finished::ChooseGaps(gaps) => {
-                let then = self
-                    .running
-                    .as_mut()
-                    .and_then(|r| r.search_after_gaps.take());
-                match (self.start_game(gaps), then) {
-                    (Ok(()), Some(limits)) if !self.stop_requested() => {
-                        self.running = None;
-                        let said = Reply::say(format!("gaps {gaps}"));
-                        return match self.go(limits) {
-                            Action::Reply(mut lines) => {
-                                lines.insert(0, said);
-                                Action::Reply(lines)
-                            }
-                            Action::Run(mut job) => {
-                                job.preamble.push(said);
-                                Action::Run(job)
-                            }
-                            quit => quit,
-                        };
-                    }
-                    (Ok(()), Some(_)) => {
-                        vec![Reply::say(format!("gaps {gaps}")), Reply::no_move()]
-                    }
-                    (Ok(()), None) => vec![Done::Gaps(gaps).into()],
-                    (Err(e), _) => vec![e.into()],
-                }
-            }
-            Finished::Perft(Some(mut divide)) => {
-                divide.sort_by_key(|(m, _)| file_order(*m));
-                let total: u64 = divide.iter().map(|(_, n)| n).sum();
-                let mut lines: Vec<Reply> = divide
-                    .iter()
-                    .map(|(m, n)| Reply::Divide {
-                        mv: m.to_string(),
-                        nodes: *n,
-                    })
-                    .collect();
-                lines.push(Done::Nodes(total).into());
-                lines
-            }
+        match done.result {
+            Finished::Search(result) => self.search_finished(result),
+            Finished::ChooseGaps(gaps) => self.gaps_chosen(gaps),
+            Finished::Perft(Some(divide)) => self.close_job(divide_lines(divide)),
+            Finished::Perft(None) => self.close_job(vec![Reply::error(
+                ErrorCode::Interrupted,
+                "perft stopped before it finished",
+            )]),
             Finished::Solve { pos, solution } => {
-                vec![Reply::solution(&pos, solution.as_ref())]
+                self.close_job(vec![Reply::solution(&pos, solution.as_ref())])
             }
             Finished::Analyse(analysis) => {
                 let mut lines: Vec<Reply> = crate::analysis::write::protocol_lines(&analysis)
@@ -144,13 +103,59 @@ impl Session {
                     .map(Reply::Analysis)
                     .collect();
                 lines.push(Done::analyse(&analysis).into());
-                lines
+                self.close_job(lines)
             }
-            Finished::Perft(None) => vec![Reply::error(
-                ErrorCode::Interrupted,
-                "perft stopped before it finished",
-            )],
+        }
+    }
+
+    /// A search's end: its move is played, unless it was pondering that
+    /// `ponderhit` turned into the real search, which starts now.
+    fn search_finished(&mut self, result: SearchResult) -> Action {
+        if let Some(limits) = self.after_ponderhit() {
+            return self.go(limits);
+        }
+        let lines = self.apply_search(result);
+        if self.game().is_ok_and(|g| g.outcome().is_some()) {
+            // The game is over: nothing left to use its tables for.
+            self.engine = None;
+        }
+        self.close_job(lines)
+    }
+
+    /// The engine chose the gaps: the game starts, and a UCI `go` that
+    /// came before them searches now, so that it still ends in `bestmove`
+    /// (or, stopped meanwhile, in no move).
+    fn gaps_chosen(&mut self, gaps: Gaps) -> Action {
+        let then = self
+            .running
+            .as_mut()
+            .and_then(|r| r.search_after_gaps.take());
+        let lines = match (self.start_game(gaps), then) {
+            (Ok(()), Some(limits)) if !self.stop_requested() => {
+                self.running = None;
+                let said = Reply::say(format!("gaps {gaps}"));
+                return match self.go(limits) {
+                    Action::Reply(mut lines) => {
+                        lines.insert(0, said);
+                        Action::Reply(lines)
+                    }
+                    Action::Run(mut job) => {
+                        job.preamble.push(said);
+                        Action::Run(job)
+                    }
+                    quit => quit,
+                };
+            }
+            (Ok(()), Some(_)) => vec![Reply::say(format!("gaps {gaps}")), Reply::no_move()],
+            (Ok(()), None) => vec![Done::Gaps(gaps).into()],
+            (Err(e), _) => vec![e.into()],
         };
+        self.close_job(lines)
+    }
+
+    /// Ends the running job's command with `lines`; the replies held back
+    /// for it follow, and a `quit` sent meanwhile ends the session.
+    fn close_job(&mut self, mut lines: Vec<Reply>) -> Action {
         let Some(running) = self.running.take() else {
             return Action::Reply(lines);
         };
@@ -214,4 +219,19 @@ pub(super) fn answers_while_busy(command: &Command) -> bool {
         command,
         Command::IsReady | Command::Stop | Command::Quit | Command::PonderHit
     )
+}
+
+/// `perft`'s divide: each root move's count in file order, then the total.
+fn divide_lines(mut divide: Vec<(Move, u64)>) -> Vec<Reply> {
+    divide.sort_by_key(|(m, _)| file_order(*m));
+    let total: u64 = divide.iter().map(|(_, n)| n).sum();
+    let mut lines: Vec<Reply> = divide
+        .iter()
+        .map(|(m, n)| Reply::Divide {
+            mv: m.to_string(),
+            nodes: *n,
+        })
+        .collect();
+    lines.push(Done::Nodes(total).into());
+    lines
 }
