@@ -1,16 +1,18 @@
 //! The TCP server: accept, cap, spawn a session per connection, shut down.
 
 use super::config::{ServerConfig, Transport};
-use super::connection::{self, Shared};
+use super::connection::{self, Settings, Shared};
 use super::http;
 use super::stats::Stats;
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
 use tokio_util::task::TaskTracker;
 use tracing::{debug, info, warn};
 
@@ -58,104 +60,164 @@ impl Server {
 
     pub async fn run(self, listener: TcpListener, shutdown: impl Future) -> io::Result<()> {
         let config = self.config;
-        let shared = Shared::new(config.max_searches, self.stats);
-        let settings = config.session_settings(Transport::Tcp);
-        let connections = Arc::new(Semaphore::new(config.max_connections));
-        let tracker = TaskTracker::new();
-        let mut exhausted = Exhaustion::new();
+        let mut door = Doorman {
+            shared: Shared::new(config.max_searches, self.stats),
+            settings: config.session_settings(Transport::Tcp),
+            connections: Arc::new(Semaphore::new(config.max_connections)),
+            max_connections: config.max_connections,
+            tracker: TaskTracker::new(),
+            exhausted: Exhaustion::new(),
+        };
         tokio::pin!(shutdown);
-        let http = self.http.map(|listener| {
-            let (shared, connections) = (shared.clone(), Arc::clone(&connections));
-            let (config, tracker) = (config.clone(), tracker.clone());
-            tokio::spawn(async move {
-                if let Err(e) = http::serve(listener, &config, shared, connections, tracker).await {
-                    warn!("HTTP server failed: {e}");
-                }
-            })
-        });
+        let http = self.http.map(|listener| door.spawn_http(listener, &config));
 
         loop {
             let accepted = tokio::select! {
                 _ = &mut shutdown => break,
                 accepted = listener.accept() => accepted,
             };
-            let (stream, peer) = match accepted {
-                Ok((stream, _)) if !exhausted.spare_in_hand() => {
-                    // The descriptor the spare needs went to a newcomer: it
-                    // is told to come back, and the spare takes its place.
-                    shared.stats.count_rejected();
-                    let why = "out of file descriptors, try again later".into();
-                    tracker.spawn(reject(stream, why, EXHAUSTED_REJECT_TIMEOUT));
-                    continue;
-                }
-                Ok(accepted) => {
-                    exhausted.over();
-                    accepted
-                }
-                Err(e) if is_out_of_descriptors(&e) => {
-                    // The newcomer waits in the backlog, and would wait in
-                    // silence: the spare descriptor makes room to tell it.
-                    if let Some(stream) = exhausted.begin(&listener).await {
-                        shared.stats.count_rejected();
-                        let why = "out of file descriptors, try again later".into();
-                        tracker.spawn(reject(stream, why, EXHAUSTED_REJECT_TIMEOUT));
-                    }
-                    tokio::select! {
-                        _ = &mut shutdown => break,
-                        _ = tokio::time::sleep(exhausted.pause()) => {}
-                    }
-                    continue;
-                }
-                Err(e) => {
-                    // A connection reset before we took it, mostly: it
-                    // passes, so wait a moment and go on.
-                    debug!("accept failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                    continue;
-                }
-            };
-            let _ = stream.set_nodelay(true);
-            match Arc::clone(&connections).try_acquire_owned() {
-                Ok(permit) => {
-                    debug!(%peer, "session starts");
-                    let (settings, shared) = (settings.clone(), shared.clone());
-                    tracker.spawn(async move {
-                        let (reader, writer) = stream.into_split();
-                        connection::run(reader, writer, settings, shared).await;
-                        drop(permit);
-                        debug!(%peer, "session ends");
-                    });
-                }
-                Err(_) => {
-                    info!(%peer, "connection refused: at the limit of {}", config.max_connections);
-                    shared.stats.count_rejected();
-                    let why = format!("too many connections (limit {})", config.max_connections);
-                    tracker.spawn(reject(stream, why, REJECT_TIMEOUT));
-                }
+            match door.screen(accepted, &listener).await {
+                Screened::Admit(stream, peer) => door.admit(stream, peer),
+                Screened::Next => {}
+                Screened::Pause(pause) => tokio::select! {
+                    _ = &mut shutdown => break,
+                    _ = tokio::time::sleep(pause) => {}
+                },
             }
         }
 
         drop(listener);
-        shared.shutdown.cancel();
+        door.close(http, config.shutdown_grace).await;
+        Ok(())
+    }
+}
+
+/// What the accept loop carries from one newcomer to the next: what every
+/// session shares, the connection cap, the tasks to wait for at shutdown
+/// and the file-descriptor episode in progress.
+struct Doorman {
+    shared: Shared,
+    settings: Settings,
+    connections: Arc<Semaphore>,
+    max_connections: usize,
+    tracker: TaskTracker,
+    exhausted: Exhaustion,
+}
+
+/// What to do after one accept.
+enum Screened {
+    /// A newcomer to serve, if the cap allows.
+    Admit(TcpStream, SocketAddr),
+    /// Nothing to serve: accept the next.
+    Next,
+    /// Out of descriptors: wait this long (or for the shutdown) before
+    /// accepting again.
+    Pause(Duration),
+}
+
+impl Doorman {
+    /// Serves the page and its WebSocket sessions under the same cap,
+    /// scheduler and shutdown as the TCP sessions.
+    fn spawn_http(&self, listener: TcpListener, config: &ServerConfig) -> JoinHandle<()> {
+        let (shared, connections) = (self.shared.clone(), Arc::clone(&self.connections));
+        let (config, tracker) = (config.clone(), self.tracker.clone());
+        tokio::spawn(async move {
+            if let Err(e) = http::serve(listener, &config, shared, connections, tracker).await {
+                warn!("HTTP server failed: {e}");
+            }
+        })
+    }
+
+    /// Sorts one accept's outcome, keeping a descriptor in reserve so
+    /// that, when they run out, newcomers are told so rather than left
+    /// waiting in silence.
+    async fn screen(
+        &mut self,
+        accepted: io::Result<(TcpStream, SocketAddr)>,
+        listener: &TcpListener,
+    ) -> Screened {
+        match accepted {
+            Ok((stream, _)) if !self.exhausted.spare_in_hand() => {
+                // The descriptor the spare needs went to a newcomer: it
+                // is told to come back, and the spare takes its place.
+                self.turn_away(stream, OUT_OF_DESCRIPTORS.into(), EXHAUSTED_REJECT_TIMEOUT);
+                Screened::Next
+            }
+            Ok((stream, peer)) => {
+                self.exhausted.over();
+                Screened::Admit(stream, peer)
+            }
+            Err(e) if is_out_of_descriptors(&e) => {
+                // The newcomer waits in the backlog, and would wait in
+                // silence: the spare descriptor makes room to tell it.
+                if let Some(stream) = self.exhausted.begin(listener).await {
+                    self.turn_away(stream, OUT_OF_DESCRIPTORS.into(), EXHAUSTED_REJECT_TIMEOUT);
+                }
+                Screened::Pause(self.exhausted.pause())
+            }
+            Err(e) => {
+                // A connection reset before we took it, mostly: it
+                // passes, so wait a moment and go on.
+                debug!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                Screened::Next
+            }
+        }
+    }
+
+    /// Starts a session for `stream` if the connection cap has room, and
+    /// turns it away with the reason otherwise.
+    fn admit(&self, stream: TcpStream, peer: SocketAddr) {
+        let _ = stream.set_nodelay(true);
+        let Ok(permit) = Arc::clone(&self.connections).try_acquire_owned() else {
+            let max = self.max_connections;
+            info!(%peer, "connection refused: at the limit of {max}");
+            let why = format!("too many connections (limit {max})");
+            self.turn_away(stream, why, REJECT_TIMEOUT);
+            return;
+        };
+        debug!(%peer, "session starts");
+        let (settings, shared) = (self.settings.clone(), self.shared.clone());
+        self.tracker.spawn(async move {
+            let (reader, writer) = stream.into_split();
+            connection::run(reader, writer, settings, shared).await;
+            drop(permit);
+            debug!(%peer, "session ends");
+        });
+    }
+
+    /// Counts a refused newcomer and tells it why, off the accept loop.
+    fn turn_away(&self, stream: TcpStream, why: String, patience: Duration) {
+        self.shared.stats.count_rejected();
+        self.tracker.spawn(reject(stream, why, patience));
+    }
+
+    /// Tells every session the server is stopping and waits for them (and
+    /// the HTTP server) at most `grace`, so a stuck peer cannot hold the
+    /// process.
+    async fn close(self, http: Option<JoinHandle<()>>, grace: Duration) {
+        self.shared.shutdown.cancel();
         if let Some(http) = http {
             // It stops taking connections on the shutdown; its sessions
             // are the tracker's.
-            let _ = tokio::time::timeout(config.shutdown_grace, http).await;
+            let _ = tokio::time::timeout(grace, http).await;
         }
-        tracker.close();
-        if tokio::time::timeout(config.shutdown_grace, tracker.wait())
+        self.tracker.close();
+        if tokio::time::timeout(grace, self.tracker.wait())
             .await
             .is_err()
         {
             warn!(
                 "{} sessions still open after {} s of shutdown; leaving them",
-                tracker.len(),
-                config.shutdown_grace.as_secs_f64()
+                self.tracker.len(),
+                grace.as_secs_f64()
             );
         }
-        Ok(())
     }
 }
+
+/// What a newcomer turned away for want of descriptors is told.
+const OUT_OF_DESCRIPTORS: &str = "out of file descriptors, try again later";
 
 fn is_out_of_descriptors(e: &io::Error) -> bool {
     // EMFILE (this process) and ENFILE (the whole system), on Linux and
