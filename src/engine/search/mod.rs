@@ -23,8 +23,6 @@ const MAX_DEPTH: u32 = 100;
 /// grows by the same factor; reading the clock costs some 25 ns.
 const POLL_INTERVAL: u64 = 256;
 
-/// Iterative deepening from `pos` until the limits, the clock or a proof
-/// end it; `info` hears of every completed iteration.
 /// `moves` less those in `avoid`, unless that leaves none.
 fn without(moves: MoveList, avoid: &[Move]) -> MoveList {
     let mut kept = MoveList::new();
@@ -34,6 +32,8 @@ fn without(moves: MoveList, avoid: &[Move]) -> MoveList {
     if kept.is_empty() { moves } else { kept }
 }
 
+/// Iterative deepening from `pos` until the limits, the clock or a proof
+/// end it; `info` hears of every completed iteration.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn iterate(
     tt: &mut Table,
@@ -48,70 +48,49 @@ pub(super) fn iterate(
 ) -> SearchResult {
     let root_moves = without(pos.legal_moves(), avoid);
     if root_moves.is_empty() {
-        let score = match pos.outcome() {
-            Some(o) if o.winner.is_none() => Score::Cp(0),
-            // Nothing to move and not a draw: the side to move has lost.
-            _ => Score::Mate(0),
-        };
-        return SearchResult {
-            best: None,
-            score,
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
-        };
+        return nothing_to_move(pos);
     }
     tt.new_search();
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut s = Searcher::new(tt, pos.rules(), limits, budget, clock, stop);
-
-    // Until an iteration completes, the fallback: a win on the spot if
-    // there is one (no node limit may hide it), else the first move in
-    // search order.
-    let winning = root_moves
-        .iter()
-        .copied()
-        .find(|m| pos.play_unchecked(*m).is_decided());
-    let mut best = winning.unwrap_or_else(|| s.ordered(pos, &root_moves, None, 0)[0]);
-    let mut best_score = 0;
-    let mut pv = vec![best];
-    let mut completed = 0;
+    let mut best = Best::fallback(&mut s, pos, &root_moves);
     // MultiPV: each further line's best move at the last depth, to search
     // first at the next.
     let mut line_bests: Vec<Move> = Vec::new();
 
     for depth in 1..=max_depth as i32 {
-        let (score, mv) = s.root(pos, &root_moves, depth, best, true);
+        let (score, mv) = s.root(pos, &root_moves, depth, best.mv, true);
         if s.aborted {
-            // A move whose search finished in the interrupted iteration
-            // and beat the previous best is a better choice.
-            if let Some((m, v)) = s.root_partial
-                && m != best
-            {
-                best = m;
-                best_score = v;
-                // The root's line was last written when this move became
-                // best; the unfinished searches after it only wrote deeper rows.
-                pv = s.pv_line();
-            }
+            best.salvage(&s);
             break;
         }
-        best = mv;
-        best_score = score;
-        pv = s.pv_line();
-        completed = depth as u32;
+        best = Best {
+            mv,
+            score,
+            pv: s.pv_line(),
+            completed: depth as u32,
+        };
         let lines = (multipv.max(1) as usize).min(root_moves.len());
         info(&SearchInfo {
-            depth: completed,
+            depth: best.completed,
             seldepth: s.seldepth as u32,
             score: to_score(score),
             nodes: s.nodes,
             time_ms: clock.elapsed_ms(),
-            pv: pv.clone(),
+            pv: best.pv.clone(),
             proven: None,
             multipv: if lines > 1 { 1 } else { 0 },
         });
-        if lines > 1 && !s.other_lines(pos, &root_moves, best, lines, depth, &mut line_bests, info)
+        if lines > 1
+            && !s.other_lines(
+                pos,
+                &root_moves,
+                best.mv,
+                lines,
+                depth,
+                &mut line_bests,
+                info,
+            )
         {
             break;
         }
@@ -124,12 +103,74 @@ pub(super) fn iterate(
             break;
         }
     }
+    best.into_result(s.nodes)
+}
+
+/// The result where the side to move has no legal move (or none outside
+/// `avoid`'s): a draw if the game says so, else a loss on the spot.
+fn nothing_to_move(pos: &Position) -> SearchResult {
+    let score = match pos.outcome() {
+        Some(o) if o.winner.is_none() => Score::Cp(0),
+        // Nothing to move and not a draw: the side to move has lost.
+        _ => Score::Mate(0),
+    };
     SearchResult {
-        best: Some(best),
-        score: to_score(best_score),
-        depth: completed,
-        nodes: s.nodes,
-        pv,
+        best: None,
+        score,
+        depth: 0,
+        nodes: 0,
+        pv: Vec::new(),
+    }
+}
+
+/// The move the search would play if it stopped now, with its score, its
+/// line and the deepest iteration that completed (0 for none).
+struct Best {
+    mv: Move,
+    score: i32,
+    pv: Vec<Move>,
+    completed: u32,
+}
+
+impl Best {
+    /// Until an iteration completes: a win on the spot if there is one (no
+    /// node limit may hide it), else the first move in search order.
+    fn fallback(s: &mut Searcher<'_>, pos: &Position, root_moves: &MoveList) -> Best {
+        let winning = root_moves
+            .iter()
+            .copied()
+            .find(|m| pos.play_unchecked(*m).is_decided());
+        let mv = winning.unwrap_or_else(|| s.ordered(pos, root_moves, None, 0)[0]);
+        Best {
+            mv,
+            score: 0,
+            pv: vec![mv],
+            completed: 0,
+        }
+    }
+
+    /// After an interrupted iteration: a move whose search finished in it
+    /// and beat the previous best is a better choice.
+    fn salvage(&mut self, s: &Searcher<'_>) {
+        if let Some((m, v)) = s.root_partial
+            && m != self.mv
+        {
+            self.mv = m;
+            self.score = v;
+            // The root's line was last written when this move became
+            // best; the unfinished searches after it only wrote deeper rows.
+            self.pv = s.pv_line();
+        }
+    }
+
+    fn into_result(self, nodes: u64) -> SearchResult {
+        SearchResult {
+            best: Some(self.mv),
+            score: to_score(self.score),
+            depth: self.completed,
+            nodes,
+            pv: self.pv,
+        }
     }
 }
 
