@@ -3,6 +3,17 @@
 
 use super::*;
 
+/// A session on the AH start, running the job that `go` (`go infinite`,
+/// `go depth 2`, ...) started.
+fn searching(go: &str) -> (Session, Box<Job>) {
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["position startpos gaps AH"]);
+    let Action::Run(job) = s.handle_line(go) else {
+        panic!("{go} must start a job")
+    };
+    (s, job)
+}
+
 #[test]
 fn go_plays_the_engine_move_on_the_board() {
     let mut s = Session::new(SessionOptions::default());
@@ -29,11 +40,7 @@ fn go_before_gaps_lets_the_engine_choose_them() {
 
 #[test]
 fn while_busy_stop_and_quit_answer_after_the_job() {
-    let mut s = Session::new(SessionOptions::default());
-    drive(&mut s, &["position startpos gaps AH"]);
-    let Action::Run(job) = s.handle_line("go infinite") else {
-        panic!("go must start a job")
-    };
+    let (mut s, job) = searching("go infinite");
     assert!(s.is_busy());
     assert!(matches!(s.handle_line("isready"), Action::Reply(l) if text(&l) == ["readyok"]));
     assert!(!s.stop_requested());
@@ -51,11 +58,7 @@ fn while_busy_stop_and_quit_answer_after_the_job() {
 
 #[test]
 fn lines_sent_during_a_job_wait_their_turn() {
-    let mut s = Session::new(SessionOptions::default());
-    drive(&mut s, &["position startpos gaps AH"]);
-    let Action::Run(job) = s.handle_line("go depth 2") else {
-        panic!("go must start a job")
-    };
+    let (mut s, job) = searching("go depth 2");
     // Queued: no answer yet, and no error.
     for line in ["fen", "bogus", "go depth 1", "board"] {
         assert!(matches!(s.handle_line(line), Action::Reply(l) if l.is_empty()));
@@ -77,11 +80,7 @@ fn lines_sent_during_a_job_wait_their_turn() {
 
 #[test]
 fn quit_with_lines_queued_runs_them_first() {
-    let mut s = Session::new(SessionOptions::default());
-    drive(&mut s, &["position startpos gaps AH"]);
-    let Action::Run(job) = s.handle_line("go infinite") else {
-        panic!("go must start a job")
-    };
+    let (mut s, job) = searching("go infinite");
     s.handle_line("fen");
     s.handle_line("go infinite");
     s.handle_line("quit");
@@ -101,11 +100,7 @@ fn quit_with_lines_queued_runs_them_first() {
 
 #[test]
 fn the_end_of_input_lets_bounded_work_finish() {
-    let mut s = Session::new(SessionOptions::default());
-    drive(&mut s, &["position startpos gaps AH"]);
-    let Action::Run(job) = s.handle_line("go depth 3") else {
-        panic!("go must start a job")
-    };
+    let (mut s, job) = searching("go depth 3");
     s.handle_line("go infinite");
     s.end_input();
     assert!(!s.stop_requested(), "a bounded search finishes");
