@@ -64,10 +64,8 @@ fn lines_sent_during_a_job_wait_their_turn() {
         assert!(matches!(s.handle_line(line), Action::Reply(l) if l.is_empty()));
     }
     assert!(matches!(s.handle_line("isready"), Action::Reply(l) if text(&l) == ["readyok"]));
-    let done = job.run(&mut |_| {});
-    let first = s.finish(done);
     let mut out = Vec::new();
-    settle(&mut s, first, &mut out);
+    settle(&mut s, Action::Run(job), &mut out);
     let finals = finals(&out);
     assert!(finals[0].starts_with("bestmove "));
     // The fen after white's move, then the error, black's move, the board.
@@ -87,10 +85,8 @@ fn quit_with_lines_queued_runs_them_first() {
     // quit stops the running search; the queued infinite one is stopped as
     // it starts, so the session ends.
     assert!(s.stop_requested());
-    let done = job.run(&mut |_| {});
-    let first = s.finish(done);
     let mut out = Vec::new();
-    settle(&mut s, first, &mut out);
+    settle(&mut s, Action::Run(job), &mut out);
     let finals = finals(&out);
     assert!(finals[0].starts_with("bestmove "));
     assert!(finals[1].starts_with("ok fen "));

@@ -36,11 +36,11 @@ fn text(lines: &[Reply]) -> Vec<String> {
     lines.iter().map(Reply::to_string).collect()
 }
 
-/// The lines without `info`: what each command finally answered.
+/// What each command finally answered: the lines that end a reply.
 fn finals(out: &[String]) -> Vec<&str> {
     out.iter()
         .map(String::as_str)
-        .filter(|l| !l.starts_with("info "))
+        .filter(|l| crate::protocol::is_final_line(l))
         .collect()
 }
 
