@@ -3,8 +3,9 @@
 //! `8/ppppppp1/8/8/8/8/1PPPPPPP/8 w -`: ranks from the top separated by `/`,
 //! `P` white, `p` black, a digit for that many empty squares or `.` for one;
 //! then the side to move (white if left out) and the en passant square or `-`.
-//! The six-field chess form (`... w - - 0 1`) is read too, castling and clocks
-//! ignored.
+//! Fairy-Stockfish's six-field FEN (`... w - - 0 1`, the form its tools and
+//! bindings write) is read too: castling must be `-` (there are no kings or
+//! rooks to castle with) and the clocks are read as numbers and set aside.
 
 use super::position::{Position, PositionError};
 use super::ruleset::RuleSet;
@@ -58,6 +59,33 @@ impl Position {
 
     /// The position text, in the short form (`... w -`).
     pub fn fen(&self) -> String {
+        let en_passant = self
+            .en_passant()
+            .map_or("-".to_string(), |sq| sq.to_string());
+        format!(
+            "{} {} {en_passant}",
+            self.placement(),
+            self.side_to_move().letter()
+        )
+    }
+
+    /// The position as Fairy-Stockfish writes it (`... w - - 0 1`), for the
+    /// variant world's tools: no castling, a halfmove clock of 0 (every
+    /// move is a pawn move, which resets it) and `fullmove` as the move
+    /// number.
+    pub fn fairy_fen(&self, fullmove: u32) -> String {
+        let en_passant = self
+            .en_passant()
+            .map_or("-".to_string(), |sq| sq.to_string());
+        format!(
+            "{} {} - {en_passant} 0 {fullmove}",
+            self.placement(),
+            self.side_to_move().letter()
+        )
+    }
+
+    /// The first field: ranks from the top, `/` between them.
+    fn placement(&self) -> String {
         let rules = self.rules();
         let mut out = String::new();
         for rank in (0..rules.height()).rev() {
@@ -81,13 +109,6 @@ impl Position {
             if rank > 0 {
                 out.push('/');
             }
-        }
-        let _ = write!(out, " {} ", self.side_to_move().letter());
-        match self.en_passant() {
-            Some(sq) => {
-                let _ = write!(out, "{sq}");
-            }
-            None => out.push('-'),
         }
         out
     }
@@ -159,8 +180,12 @@ fn too_wide(rank: u8, rules: &RuleSet) -> String {
 }
 
 fn check_castling(field: &str) -> Result<(), PositionError> {
-    if field == "-" || field.chars().all(|c| "KQkqABCDEFGHabcdefgh".contains(c)) {
+    if field == "-" {
         Ok(())
+    } else if field.chars().all(|c| "KQkqABCDEFGHabcdefgh".contains(c)) {
+        Err(syntax(format!(
+            "castling rights '{field}': only pawns play here, the castling field must be -"
+        )))
     } else {
         Err(syntax(format!("'{field}' is not a castling field")))
     }
@@ -180,9 +205,29 @@ mod tests {
             Position::from_fen(&start.fen(), RuleSet::PAWNRACE),
             Ok(start)
         );
-        let chess =
-            Position::from_fen("8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - - 0 1", RuleSet::PAWNRACE);
-        assert_eq!(chess, Ok(start));
+        let fairy = "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - - 0 1";
+        assert_eq!(start.fairy_fen(1), fairy);
+        assert_eq!(Position::from_fen(fairy, RuleSet::PAWNRACE), Ok(start));
+    }
+
+    #[test]
+    fn fairy_fen_keeps_the_en_passant_square_and_move_number() {
+        let p = Position::from_fen("8/8/8/3pP3/8/8/8/8 w d6", RuleSet::PAWNRACE).unwrap();
+        assert_eq!(p.fairy_fen(12), "8/8/8/3pP3/8/8/8/8 w - d6 0 12");
+        assert_eq!(
+            Position::from_fen(&p.fairy_fen(12), RuleSet::PAWNRACE),
+            Ok(p)
+        );
+    }
+
+    #[test]
+    fn castling_rights_are_refused() {
+        let err = Position::from_fen(
+            "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w KQkq - 0 1",
+            RuleSet::PAWNRACE,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("castling rights 'KQkq'"), "{err}");
     }
 
     #[test]
