@@ -1,6 +1,7 @@
-//! `pawnrace match` through the real binary: real engines in both
-//! protocols and over TCP, faulty fake engines (small shell scripts), the
-//! results table and the PGN it writes, replayed through `pawnrace::rules`.
+//! `pawnrace match` through the real binary: real engines in every
+//! protocol and over TCP, faulty fake engines (small shell scripts, and a
+//! scripted UCI engine in tests/engines/fake_uci.py), the results table
+//! and the PGN it writes, replayed through `pawnrace::rules`.
 
 mod common;
 
@@ -351,6 +352,149 @@ fn sprt_stops_the_match_when_it_decides() {
     assert!(table.contains("H1 accepted"), "{table}");
 }
 
+/// The scripted UCI engine: `python3 tests/engines/fake_uci.py LOG ARGS`.
+fn fake_uci(log: &Path, args: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fake_uci.py");
+    format!("python3 {} {} {args}", script.display(), log.display())
+}
+
+/// A UCI engine gets `uci`, its options (a value with spaces intact),
+/// `ucinewgame` per game and the game as `position fen START moves ...`
+/// with its own move time; an illegal `bestmove` loses and the engine is
+/// started afresh.
+#[test]
+fn a_uci_engine_gets_its_options_and_positions_as_fen() {
+    let dir = temp_dir("uci");
+    let log = dir.join("uci.log");
+    let pgn_path = dir.join("games.pgn");
+    let table = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        &fake_uci(&log, ""),
+        "--name",
+        "pawnrace",
+        "--name",
+        "fake",
+        "--engine-proto",
+        "pawnrace",
+        "--engine-proto",
+        "uci",
+        "--engine-option",
+        "B:VariantPath=/some folder/pawnrace.ini",
+        "--engine-option",
+        "B:UCI_Variant=pawnrace",
+        "--engine-option",
+        "Hash=8",
+        "--gaps",
+        "AH",
+        "--movetime",
+        "30",
+        "--movetime",
+        "700",
+        "--margin",
+        "400",
+        "--pgn",
+        pgn_path.to_str().unwrap(),
+    ]);
+    assert_eq!(totals(&table)[0], 2, "{table}");
+    assert_eq!(faults(&table, "A"), [0; 5], "{table}");
+    assert_eq!(faults(&table, "B"), [0; 5], "{table}");
+    let sent = fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = sent.lines().collect();
+    assert_eq!(
+        lines[..6],
+        [
+            "uci",
+            "setoption name VariantPath value /some folder/pawnrace.ini",
+            "setoption name UCI_Variant value pawnrace",
+            "setoption name Hash value 8",
+            "isready",
+            "ucinewgame",
+        ],
+        "{sent}"
+    );
+    // One process for both games: the handshake once, a new game twice.
+    assert_eq!(lines.iter().filter(|l| **l == "uci").count(), 1, "{sent}");
+    assert_eq!(lines.iter().filter(|l| **l == "ucinewgame").count(), 2);
+    let start = "position fen 8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - - 0 1";
+    assert!(lines.contains(&start), "{sent}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("{start} moves "))),
+        "{sent}"
+    );
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("go"))
+            .all(|l| *l == "go movetime 700")
+    );
+    let games = replay(&pgn_path);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let fake_is_white = g.tag("White") == Some("fake");
+        let [white_tc, black_tc] = if fake_is_white {
+            ["movetime 700ms", "movetime 30ms"]
+        } else {
+            ["movetime 30ms", "movetime 700ms"]
+        };
+        assert_eq!(g.tag("WhiteTimeControl"), Some(white_tc));
+        assert_eq!(g.tag("BlackTimeControl"), Some(black_tc));
+    }
+
+    // Its second move illegal: it loses that game, is restarted (a new
+    // handshake) and plays the next.
+    let log = dir.join("illegal.log");
+    let table = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        &fake_uci(&log, "--illegal-at 2"),
+        "--engine-proto",
+        "pawnrace",
+        "--engine-proto",
+        "uci",
+        "--gaps",
+        "AH",
+        "--movetime",
+        "30",
+        "--margin",
+        "400",
+    ]);
+    assert_eq!(faults(&table, "B")[0], 2, "{table}");
+    let sent = fs::read_to_string(&log).unwrap();
+    assert_eq!(sent.lines().filter(|l| *l == "uci").count(), 2, "{sent}");
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// pawnrace itself as a UCI engine, against itself in its own protocol.
+#[test]
+fn pawnrace_plays_through_uci() {
+    let table = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        BIN,
+        "--engine-proto",
+        "uci",
+        "--engine-proto",
+        "pawnrace",
+        "--engine-option",
+        "A:Hash=4",
+        "--gaps",
+        "CF",
+        "--movetime",
+        "40",
+        "--margin",
+        "400",
+    ]);
+    assert_eq!(totals(&table)[0], 2, "{table}");
+    assert_eq!(faults(&table, "A"), [0; 5], "{table}");
+    assert_eq!(faults(&table, "B"), [0; 5], "{table}");
+}
+
 #[test]
 fn bad_arguments_are_refused() {
     for args in [
@@ -368,6 +512,51 @@ fn bad_arguments_are_refused() {
             BIN,
             "--engine-proto",
             "autorunner",
+        ],
+        // A UCI engine cannot choose gaps.
+        vec![
+            "match",
+            "--engine",
+            BIN,
+            "--engine",
+            BIN,
+            "--engine-proto",
+            "uci",
+            "--gaps",
+            "black-chooses",
+        ],
+        vec![
+            "match",
+            "--engine",
+            BIN,
+            "--engine",
+            BIN,
+            "--engine-option",
+            "Hash",
+        ],
+        vec![
+            "match",
+            "--engine",
+            BIN,
+            "--engine",
+            BIN,
+            "--engine-proto",
+            "autorunner",
+            "--engine-option",
+            "Hash=1",
+        ],
+        vec![
+            "match",
+            "--engine",
+            BIN,
+            "--engine",
+            BIN,
+            "--movetime",
+            "1",
+            "--movetime",
+            "2",
+            "--movetime",
+            "3",
         ],
     ] {
         let (ok, _, stderr) = run_binary(&args, b"");

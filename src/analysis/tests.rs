@@ -250,7 +250,7 @@ fn reading_pgn_as_match_writes_it() {
         round: 1,
         white: "alice  smith",
         black: "bob",
-        time_control: "1+0.1",
+        time_control: ["1+0.1", "1+0.1"],
     };
     let text = format!(
         "{}{}",

@@ -3,7 +3,8 @@
 
 use clap::Args;
 use pawnrace::tournament::{
-    self, EngineSpec, GapsSpec, MatchConfig, MatchTally, Played, Proto, Sprt, TimeControl, pgn,
+    self, EngineOption, EngineSpec, GapsSpec, MatchConfig, MatchTally, Played, Proto, Sprt,
+    TimeControl, pgn,
 };
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -14,7 +15,9 @@ use std::time::{Duration, Instant};
 #[command(after_help = "\
 Engines are command lines split on whitespace (no shell), or tcp://host:port
 for a pawnrace server (one connection per game). An engine speaking the
-autorunner protocol is started once per game with W or B appended.
+autorunner protocol is started once per game with W or B appended. A UCI
+engine gets `uci`, its options, then per move `position fen <start> moves
+...` and `go`; it cannot choose gaps.
 
 pawnrace's rules referee every game. An illegal move, a timeout, a crash
 (exit, end of output, lost connection), a hang (no answer a margin after
@@ -25,10 +28,15 @@ with a 95% interval from the trinomial win/draw/loss variance. The SPRT
 uses the normal approximation of the log-likelihood ratio over game pairs
 (an opening with colours swapped) and their pentanomial variance.
 
-Example:
+Examples:
   pawnrace match --engine \"target/release/pawnrace --hash 8\" \\
                  --engine \"target/release/pawnrace --hash 1\" \\
-                 --gaps all --tc 2+0.05 --concurrency 2 --pgn games.pgn")]
+                 --gaps all --tc 2+0.05 --concurrency 2 --pgn games.pgn
+  pawnrace match --engine target/release/pawnrace --engine stockfish \\
+                 --engine-proto pawnrace --engine-proto uci \\
+                 --engine-option B:VariantPath=fairy-stockfish/pawnrace.ini \\
+                 --engine-option B:UCI_Variant=pawnrace \\
+                 --movetime 100 --movetime 1000 --margin 200")]
 pub struct MatchArgs {
     /// An engine: a command line, or tcp://host:port. Give it twice: A,
     /// then B (results are A's).
@@ -37,10 +45,16 @@ pub struct MatchArgs {
     /// Engine names, A's first (default: the command line).
     #[arg(long = "name", value_name = "NAME")]
     names: Vec<String>,
-    /// The protocol: pawnrace or autorunner. Once for both engines, or
-    /// twice, A's first.
+    /// The protocol: pawnrace, uci or autorunner. Once for both engines,
+    /// or twice, A's first.
     #[arg(long = "engine-proto", value_name = "PROTO")]
     protos: Vec<Proto>,
+    /// An option set when an engine starts: `NAME=VALUE` for both engines,
+    /// `A:NAME=VALUE` or `B:NAME=VALUE` for one (repeatable; sent as
+    /// `setoption name NAME value VALUE`, e.g. VariantPath, UCI_Variant,
+    /// Hash, Threads).
+    #[arg(long = "engine-option", value_name = "[A:|B:]NAME=VALUE")]
+    engine_options: Vec<String>,
     /// Games to play (default: both colours of every opening once).
     #[arg(long)]
     games: Option<usize>,
@@ -48,9 +62,10 @@ pub struct MatchArgs {
     /// (black's engine chooses with `go`). Each is played with both colours.
     #[arg(long, default_value = "all")]
     gaps: GapsSpec,
-    /// Fixed time per move, ms (the default, 100 ms, unless --tc).
+    /// Fixed time per move, ms (the default, 100 ms, unless --tc). Once
+    /// for both engines, or twice, A's first.
     #[arg(long, conflicts_with = "tc")]
-    movetime: Option<u64>,
+    movetime: Vec<u64>,
     /// Clocks per game, BASE+INC in seconds (e.g. 10+0.1).
     #[arg(long)]
     tc: Option<TimeControl>,
@@ -88,6 +103,33 @@ pub struct MatchArgs {
     command_timeout: u64,
 }
 
+/// `--engine-option`s, A's then B's.
+fn engine_options(given: &[String]) -> Result<[Vec<EngineOption>; 2], String> {
+    let mut options = [Vec::new(), Vec::new()];
+    for text in given {
+        let (engines, setting) = match text.split_once(':') {
+            Some(("A", rest)) => (&[0][..], rest),
+            Some(("B", rest)) => (&[1][..], rest),
+            _ => (&[0, 1][..], text.as_str()),
+        };
+        let Some((name, value)) = setting.split_once('=') else {
+            return Err(format!(
+                "--engine-option '{text}': expected [A:|B:]NAME=VALUE"
+            ));
+        };
+        if name.trim().is_empty() {
+            return Err(format!("--engine-option '{text}': the option has no name"));
+        }
+        for &i in engines {
+            options[i].push(EngineOption {
+                name: name.trim().to_string(),
+                value: value.trim().to_string(),
+            });
+        }
+    }
+    Ok(options)
+}
+
 fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
     if args.engines.len() != 2 {
         return Err(format!(
@@ -95,9 +137,12 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
             args.engines.len()
         ));
     }
-    if args.names.len() > 2 || args.protos.len() > 2 {
-        return Err("--name and --engine-proto are given at most twice (A, then B)".into());
+    if args.names.len() > 2 || args.protos.len() > 2 || args.movetime.len() > 2 {
+        return Err(
+            "--name, --engine-proto and --movetime are given at most twice (A, then B)".into(),
+        );
     }
+    let options = engine_options(&args.engine_options)?;
     let mut specs = Vec::new();
     for i in 0..2 {
         let proto = match args.protos.as_slice() {
@@ -109,6 +154,13 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         if let Some(name) = args.names.get(i) {
             spec.name = name.clone();
         }
+        spec.options = options[i].clone();
+        if proto == Proto::Autorunner && !spec.options.is_empty() {
+            return Err(format!(
+                "engine {}: the autorunner protocol has no options",
+                ["A", "B"][i]
+            ));
+        }
         specs.push(spec);
     }
     let [mut a, mut b] = <[EngineSpec; 2]>::try_from(specs).expect("two engines");
@@ -116,10 +168,21 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         a.name.push_str(" (A)");
         b.name.push_str(" (B)");
     }
-    let tc = match (args.tc, args.movetime) {
-        (Some(tc), _) => tc,
-        (None, ms) => TimeControl::MoveTime(Duration::from_millis(ms.unwrap_or(100))),
+    let movetime = |ms: u64| TimeControl::MoveTime(Duration::from_millis(ms));
+    let tc = match (args.tc, args.movetime.as_slice()) {
+        (Some(tc), _) => [tc, tc],
+        (None, []) => [movetime(100); 2],
+        (None, [both]) => [movetime(*both); 2],
+        (None, [a, b, ..]) => [movetime(*a), movetime(*b)],
     };
+    if args.gaps == GapsSpec::BlackChooses
+        && let Some(uci) = [&a, &b].into_iter().find(|e| e.proto == Proto::Uci)
+    {
+        return Err(format!(
+            "--gaps black-chooses: {} speaks UCI, which has no way to choose gaps",
+            uci.name
+        ));
+    }
     let sprt = match args.sprt.as_deref() {
         Some(&[elo0, elo1]) => {
             let p = |x: f64| x > 0.0 && x < 0.5;
@@ -196,7 +259,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
     ];
     let planned = tournament::schedule(&config.gaps, config.games).len();
     let date = pgn::today();
-    let tc_text = config.tc.to_string();
+    let tc_text = config.tc.map(|tc| tc.to_string());
     let mut progress = Progress {
         terminal: io::stderr().is_terminal(),
         last: None,
@@ -204,9 +267,9 @@ pub fn run(args: MatchArgs) -> ExitCode {
     let mut pgn_error = None;
     let summary = tournament::run(&config, |played: &Played, tally: &MatchTally| {
         if let Some(file) = &mut pgn_file {
-            let (white, black) = match played.pairing.white {
-                0 => (&names[0], &names[1]),
-                _ => (&names[1], &names[0]),
+            let (white, black, time_control) = match played.pairing.white {
+                0 => (&names[0], &names[1], [tc_text[0].as_str(), &tc_text[1]]),
+                _ => (&names[1], &names[0], [tc_text[1].as_str(), &tc_text[0]]),
             };
             let header = pgn::Header {
                 event: &args.event,
@@ -215,7 +278,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
                 round: played.pairing.round,
                 white,
                 black,
-                time_control: &tc_text,
+                time_control,
             };
             let text = pgn::write_game(&header, &played.record);
             // Flushed per game, so an interrupted match keeps its records.

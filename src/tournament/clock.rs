@@ -57,7 +57,9 @@ impl fmt::Display for TimeControl {
 /// The clocks of one game.
 #[derive(Clone, Debug)]
 pub struct Clocks {
-    tc: TimeControl,
+    /// Each side's time control, white's then black's: engines of a match
+    /// may be given different times (a fast engine against a slow one).
+    tc: [TimeControl; 2],
     /// Time left, white's then black's; unused with a fixed move time.
     left: [Duration; 2],
 }
@@ -71,20 +73,21 @@ pub struct Overstep {
 }
 
 impl Clocks {
-    pub fn new(tc: TimeControl) -> Clocks {
-        let base = match tc {
+    /// Clocks with `tc` for white, then black.
+    pub fn new(tc: [TimeControl; 2]) -> Clocks {
+        let base = |tc| match tc {
             TimeControl::MoveTime(_) => Duration::ZERO,
             TimeControl::Clock { base, .. } => base,
         };
         Clocks {
             tc,
-            left: [base; 2],
+            left: tc.map(base),
         }
     }
 
     /// What `side` may spend on its next move.
     pub fn budget(&self, side: Color) -> Duration {
-        match self.tc {
+        match self.tc[side.index()] {
             TimeControl::MoveTime(t) => t,
             TimeControl::Clock { .. } => self.left[side.index()],
         }
@@ -94,17 +97,23 @@ impl Clocks {
         self.left[side.index()]
     }
 
-    /// The arguments of `go` for the next move.
-    pub fn go_args(&self) -> String {
-        match self.tc {
+    /// The arguments of `go` for `side`'s next move.
+    pub fn go_args(&self, side: Color) -> String {
+        match self.tc[side.index()] {
             TimeControl::MoveTime(t) => format!("movetime {}", t.as_millis()),
-            TimeControl::Clock { inc, .. } => format!(
-                "wtime {} btime {} winc {} binc {}",
-                self.left[0].as_millis(),
-                self.left[1].as_millis(),
-                inc.as_millis(),
-                inc.as_millis()
-            ),
+            TimeControl::Clock { .. } => {
+                let inc = |c: Color| match self.tc[c.index()] {
+                    TimeControl::Clock { inc, .. } => inc,
+                    TimeControl::MoveTime(_) => Duration::ZERO,
+                };
+                format!(
+                    "wtime {} btime {} winc {} binc {}",
+                    self.left[0].as_millis(),
+                    self.left[1].as_millis(),
+                    inc(Color::White).as_millis(),
+                    inc(Color::Black).as_millis()
+                )
+            }
         }
     }
 
@@ -122,7 +131,7 @@ impl Clocks {
         if used > allowed + margin {
             return Err(Overstep { allowed, used });
         }
-        if let TimeControl::Clock { inc, .. } = self.tc {
+        if let TimeControl::Clock { inc, .. } = self.tc[side.index()] {
             let left = &mut self.left[side.index()];
             *left = left.saturating_sub(used) + inc;
         }
@@ -161,8 +170,12 @@ mod tests {
 
     #[test]
     fn clocks_run_down_and_gain_the_increment() {
-        let mut c = Clocks::new("1+0.1".parse().unwrap());
-        assert_eq!(c.go_args(), "wtime 1000 btime 1000 winc 100 binc 100");
+        let tc = "1+0.1".parse().unwrap();
+        let mut c = Clocks::new([tc, tc]);
+        assert_eq!(
+            c.go_args(Color::White),
+            "wtime 1000 btime 1000 winc 100 binc 100"
+        );
         c.charge(Color::White, ms(300), ms(50)).unwrap();
         assert_eq!(c.left(Color::White), ms(800));
         assert_eq!(c.budget(Color::Black), ms(1000));
@@ -180,10 +193,22 @@ mod tests {
 
     #[test]
     fn a_fixed_move_time_is_the_budget_of_every_move() {
-        let mut c = Clocks::new(TimeControl::MoveTime(ms(100)));
-        assert_eq!(c.go_args(), "movetime 100");
+        let mut c = Clocks::new([TimeControl::MoveTime(ms(100)); 2]);
+        assert_eq!(c.go_args(Color::Black), "movetime 100");
         c.charge(Color::White, ms(140), ms(50)).unwrap();
         assert_eq!(c.budget(Color::White), ms(100));
         assert!(c.charge(Color::White, ms(151), ms(50)).is_err());
+    }
+
+    #[test]
+    fn each_side_has_its_own_time() {
+        let mut c = Clocks::new([
+            TimeControl::MoveTime(ms(100)),
+            TimeControl::MoveTime(ms(1000)),
+        ]);
+        assert_eq!(c.go_args(Color::White), "movetime 100");
+        assert_eq!(c.go_args(Color::Black), "movetime 1000");
+        assert!(c.charge(Color::White, ms(300), ms(50)).is_err());
+        c.charge(Color::Black, ms(900), ms(50)).unwrap();
     }
 }

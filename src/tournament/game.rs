@@ -105,7 +105,8 @@ pub struct Referee {
 }
 
 impl Referee {
-    pub fn new(tc: TimeControl, margin: Duration) -> Referee {
+    /// A referee with `tc` for white, then black.
+    pub fn new(tc: [TimeControl; 2], margin: Duration) -> Referee {
         Referee {
             clocks: Clocks::new(tc),
             margin,
@@ -113,8 +114,9 @@ impl Referee {
         }
     }
 
-    pub fn go_args(&self) -> String {
-        self.clocks.go_args()
+    /// The arguments of `go` for `side`.
+    pub fn go_args(&self, side: Color) -> String {
+        self.clocks.go_args(side)
     }
 
     /// How long to wait for `side` before calling it hung: an answer in
@@ -164,13 +166,14 @@ impl Referee {
     }
 }
 
-/// Plays one game between `players` (white's seat first). A fault loses
+/// Plays one game between `players` (white's seat first, and white's
+/// time control first in `tc`). A fault loses
 /// the game for the side that made it; the faulted player is told so at
 /// the end, to restart before its next game.
 pub fn play_game(
     players: [&mut dyn Player; 2],
     choice: GapsChoice,
-    tc: TimeControl,
+    tc: [TimeControl; 2],
     margin: Duration,
     adjudicator: Option<&mut Adjudicator>,
 ) -> GameRecord {
@@ -226,7 +229,7 @@ fn run(
         GapsChoice::BlackChooses => {
             let b = Color::Black;
             let answer = seats[b.index()]
-                .choose_gaps(&referee.go_args(), referee.patience(b))
+                .choose_gaps(&referee.go_args(b), referee.patience(b))
                 .map_err(blame(b))?;
             referee.judge_gaps(&answer).map_err(blame(b))?
         }
@@ -256,7 +259,7 @@ fn run(
             .go(
                 gaps,
                 game.moves(),
-                &referee.go_args(),
+                &referee.go_args(side),
                 referee.patience(side),
             )
             .map_err(blame(side))?;

@@ -1,7 +1,8 @@
 //! `pawnrace match`: a tournament runner for two Pawn Race engines, in the
 //! manner of cutechess-cli and fastchess. pawnrace's rules core referees
 //! every game; engines speak the pawnrace protocol (a process or a TCP
-//! server) or the Imperial autorunner protocol.
+//! server), UCI (Fairy-Stockfish with pawnrace.ini, or any other) or the
+//! Imperial autorunner protocol.
 //!
 //! Threads, not tokio: a game is a loop of blocking request-and-wait
 //! steps, each with a deadline, and a worker thread per concurrent game
@@ -18,15 +19,19 @@ mod report;
 mod stats;
 #[cfg(test)]
 mod tests;
+mod uci_player;
 
 pub use clock::{Clocks, TimeControl};
 pub use game::{Adjudicator, GameRecord, GapsChoice, Referee, Termination, play_game};
 pub use plan::{GapsSpec, Pairing, schedule};
-pub use player::{Answer, AutorunnerPlayer, Fault, FaultKind, Launch, PawnracePlayer, Player};
+pub use player::{
+    Answer, AutorunnerPlayer, EngineOption, Fault, FaultKind, Launch, PawnracePlayer, Player,
+};
 pub use report::{progress_line, table};
 pub use stats::{
     Elo, MatchTally, MoveTimes, Pentanomial, Score, Sprt, SprtDecision, elo, elo_from_score,
 };
+pub use uci_player::UciPlayer;
 
 use crate::stop::Stop;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -38,6 +43,8 @@ use std::time::Duration;
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Proto {
     Pawnrace,
+    /// `uci`, `position fen ... moves ...`, `go`, `bestmove`.
+    Uci,
     Autorunner,
 }
 
@@ -46,8 +53,11 @@ impl std::str::FromStr for Proto {
     fn from_str(s: &str) -> Result<Proto, String> {
         match s.to_ascii_lowercase().as_str() {
             "pawnrace" => Ok(Proto::Pawnrace),
+            "uci" => Ok(Proto::Uci),
             "autorunner" => Ok(Proto::Autorunner),
-            _ => Err(format!("'{s}' is not a protocol (pawnrace or autorunner)")),
+            _ => Err(format!(
+                "'{s}' is not a protocol (pawnrace, uci or autorunner)"
+            )),
         }
     }
 }
@@ -57,6 +67,8 @@ pub struct EngineSpec {
     pub name: String,
     pub launch: Launch,
     pub proto: Proto,
+    /// `setoption`s for the engine once started (`--engine-option`).
+    pub options: Vec<EngineOption>,
 }
 
 impl EngineSpec {
@@ -81,15 +93,16 @@ impl EngineSpec {
             name: text.split_whitespace().collect::<Vec<_>>().join(" "),
             launch,
             proto,
+            options: Vec::new(),
         })
     }
 
     fn player(&self, command_patience: Duration) -> Box<dyn Player> {
-        match (&self.launch, self.proto) {
-            (Launch::Command(argv), Proto::Autorunner) => {
-                Box::new(AutorunnerPlayer::new(argv.clone()))
-            }
-            (launch, _) => Box::new(PawnracePlayer::new(launch.clone(), command_patience)),
+        let (launch, options) = (self.launch.clone(), self.options.clone());
+        match (launch, self.proto) {
+            (Launch::Command(argv), Proto::Autorunner) => Box::new(AutorunnerPlayer::new(argv)),
+            (launch, Proto::Uci) => Box::new(UciPlayer::new(launch, options, command_patience)),
+            (launch, _) => Box::new(PawnracePlayer::new(launch, options, command_patience)),
         }
     }
 }
@@ -101,7 +114,8 @@ pub struct MatchConfig {
     pub gaps: GapsSpec,
     /// `None`: one pass over the openings with both colours.
     pub games: Option<usize>,
-    pub tc: TimeControl,
+    /// A's time control, then B's.
+    pub tc: [TimeControl; 2],
     pub margin: Duration,
     /// How long commands other than moves may take (greeting, `newgame`).
     pub command_patience: Duration,
@@ -181,18 +195,13 @@ fn worker(
             break;
         };
         let [a, b] = &mut engines;
-        let seats: [&mut dyn Player; 2] = if pairing.white == 0 {
-            [a.as_mut(), b.as_mut()]
+        let [tc_a, tc_b] = config.tc;
+        let (seats, tc): ([&mut dyn Player; 2], _) = if pairing.white == 0 {
+            ([a.as_mut(), b.as_mut()], [tc_a, tc_b])
         } else {
-            [b.as_mut(), a.as_mut()]
+            ([b.as_mut(), a.as_mut()], [tc_b, tc_a])
         };
-        let record = play_game(
-            seats,
-            pairing.gaps,
-            config.tc,
-            config.margin,
-            adjudicator.as_mut(),
-        );
+        let record = play_game(seats, pairing.gaps, tc, config.margin, adjudicator.as_mut());
         if results.send(Played { pairing, record }).is_err() {
             break;
         }

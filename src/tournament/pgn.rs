@@ -14,7 +14,9 @@ pub struct Header<'a> {
     pub round: usize,
     pub white: &'a str,
     pub black: &'a str,
-    pub time_control: &'a str,
+    /// White's, then black's: one `TimeControl` tag when they agree, else
+    /// `WhiteTimeControl` and `BlackTimeControl` (as cutechess writes them).
+    pub time_control: [&'a str; 2],
 }
 
 /// One game in PGN, ending with a blank line.
@@ -30,12 +32,20 @@ pub fn write_game(header: &Header, record: &GameRecord) -> String {
         ("Result", record.result().to_string()),
         ("Variant", "pawnrace".to_string()),
         ("Gaps", gaps),
-        ("TimeControl", header.time_control.to_string()),
+    ];
+    let time_control = match header.time_control {
+        [white, black] if white == black => vec![("TimeControl", white.to_string())],
+        [white, black] => vec![
+            ("WhiteTimeControl", white.to_string()),
+            ("BlackTimeControl", black.to_string()),
+        ],
+    };
+    let end = [
         ("Termination", record.termination_text()),
         ("PlyCount", record.moves.len().to_string()),
     ];
     let mut out = String::new();
-    for (name, value) in tags {
+    for (name, value) in tags.into_iter().chain(time_control).chain(end) {
         out.push_str(&tag_line(name, &value));
     }
     out.push('\n');
@@ -113,7 +123,7 @@ mod tests {
             round: 7,
             white: "A",
             black: "B",
-            time_control: "1+0.1",
+            time_control: ["1+0.1", "1+0.1"],
         };
         let text = write_game(&header, &record);
         assert!(text.contains("[Variant \"pawnrace\"]\n[Gaps \"AH\"]\n"));

@@ -1,6 +1,7 @@
 //! The engines' side of a game behind one trait: the pawnrace protocol
 //! (a process or a TCP session) and the Imperial autorunner protocol (a
-//! process per game). Players only carry text; the referee judges it.
+//! process per game) here, UCI in uci_player.rs. Players only carry text;
+//! the referee judges it.
 
 use super::engine_proc::{LineConn, Silence};
 use crate::protocol::is_final_line;
@@ -93,6 +94,20 @@ pub trait Player: Send {
     fn end_game(&mut self, faulted: bool);
 }
 
+/// `--engine-option NAME=VALUE`: a `setoption` an engine gets once it is
+/// started, before its first game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EngineOption {
+    pub name: String,
+    pub value: String,
+}
+
+impl EngineOption {
+    pub fn setoption(&self) -> String {
+        format!("setoption name {} value {}", self.name, self.value)
+    }
+}
+
 /// Where an engine lives.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Launch {
@@ -101,14 +116,14 @@ pub enum Launch {
     Tcp(String),
 }
 
-fn silence_fault(s: Silence, waited_for: &str) -> Fault {
+pub(super) fn silence_fault(s: Silence, waited_for: &str) -> Fault {
     match s {
         Silence::Eof => Fault::new(FaultKind::Crash, format!("output ended {waited_for}")),
         Silence::Timeout => Fault::new(FaultKind::Hang, format!("no answer {waited_for}")),
     }
 }
 
-fn send(conn: &mut LineConn, line: &str) -> Result<(), Fault> {
+pub(super) fn send(conn: &mut LineConn, line: &str) -> Result<(), Fault> {
     conn.send(line)
         .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot write '{line}': {e}")))
 }
@@ -118,15 +133,22 @@ fn send(conn: &mut LineConn, line: &str) -> Result<(), Fault> {
 pub struct PawnracePlayer {
     launch: Launch,
     conn: Option<LineConn>,
+    /// `setoption`s sent after every greeting (`--engine-option`).
+    options: Vec<EngineOption>,
     /// Patience for commands that are not timed moves.
     command_patience: Duration,
 }
 
 impl PawnracePlayer {
-    pub fn new(launch: Launch, command_patience: Duration) -> PawnracePlayer {
+    pub fn new(
+        launch: Launch,
+        options: Vec<EngineOption>,
+        command_patience: Duration,
+    ) -> PawnracePlayer {
         PawnracePlayer {
             launch,
             conn: None,
+            options,
             command_patience,
         }
     }
@@ -141,18 +163,25 @@ impl PawnracePlayer {
             let conn =
                 opened.map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start: {e}")))?;
             self.conn = Some(conn);
-            let patience = self.command_patience;
-            // Not `uci`: it would put pawnrace in UCI mode, where
-            // `position` and `newgame`'s UCI spelling answer nothing, and
-            // this player speaks the protocol's own dialect, one final line
-            // per command.
-            let greeting = self.expect("isready", "readyok", patience);
-            if let Err(fault) = greeting {
+            if let Err(fault) = self.greet() {
                 self.conn = None;
                 return Err(fault);
             }
         }
         Ok(self.conn.as_mut().expect("opened above"))
+    }
+
+    /// The first words to a new connection, then its options.
+    fn greet(&mut self) -> Result<(), Fault> {
+        let patience = self.command_patience;
+        // Not `uci`: it would put pawnrace in UCI mode, where `position`
+        // and `newgame`'s UCI spelling answer nothing, and this player
+        // speaks the protocol's own dialect, one final line per command.
+        self.expect("isready", "readyok", patience)?;
+        for option in self.options.clone() {
+            self.expect(&option.setoption(), "ok setoption", patience)?;
+        }
+        Ok(())
     }
 
     /// Sends `line` and reads to its final line, skipping `info` and other

@@ -64,7 +64,7 @@ impl Player for Scripted {
     }
 }
 
-const MOVETIME: TimeControl = TimeControl::MoveTime(Duration::from_millis(100));
+const MOVETIME: [TimeControl; 2] = [TimeControl::MoveTime(Duration::from_millis(100)); 2];
 const MARGIN: Duration = Duration::from_millis(50);
 
 fn ah() -> GapsChoice {
@@ -153,7 +153,7 @@ fn clocks_run_down_over_a_game() {
     };
     let mut w = Scripted::new(first_legal(300));
     let mut b = Scripted::new(first_legal(1));
-    let record = play_game([&mut w, &mut b], ah(), tc, MARGIN, None);
+    let record = play_game([&mut w, &mut b], ah(), [tc, tc], MARGIN, None);
     assert_eq!(record.moves.len(), 6, "{record:?}");
     assert_eq!(record.winner, Some(Color::Black));
 }
