@@ -79,11 +79,15 @@ fn replay(path: &Path) -> Vec<ReadGame> {
         .collect();
     for g in &games {
         assert_eq!(g.tag("Variant"), Some("pawnrace"));
-        let gaps: Gaps = g.tag("Gaps").unwrap().parse().unwrap();
-        assert_eq!(
-            g.start,
-            Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap()
-        );
+        // A gap start, or a position said with SetUp and FEN.
+        let start = match g.tag("FEN") {
+            Some(fen) => Position::from_fen(fen, RuleSet::PAWNRACE).unwrap(),
+            None => {
+                let gaps: Gaps = g.tag("Gaps").unwrap().parse().unwrap();
+                Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap()
+            }
+        };
+        assert_eq!(g.start, start);
         let mut pos = g.start;
         for m in &g.moves {
             pos = pos.play_unchecked(*m);
@@ -466,6 +470,91 @@ fn a_uci_engine_gets_its_options_and_positions_as_fen() {
     assert_eq!(faults(&table, "B")[0], 2, "{table}");
     let sent = fs::read_to_string(&log).unwrap();
     assert_eq!(sent.lines().filter(|l| *l == "uci").count(), 2, "{sent}");
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// Openings from a file of positions in three forms, each played with both
+/// colours; the PGN says where each game started, and the UCI engine is
+/// told so in FEN.
+#[test]
+fn openings_from_positions() {
+    let dir = temp_dir("openings");
+    let file = dir.join("openings.epd");
+    fs::write(
+        &file,
+        "# after 1. e4 a5 (AH), as EPD\n\
+         8/1pppppp1/8/p7/4P3/8/1PPP1PPP/8 w - - bm d4; id \"e4 a5\";\n\
+         \n\
+         8/ppppppp1/8/8/8/8/1PPPPPPP/8 b - - 0 1\n\
+         8/1ppppppp/8/8/8/8/PPPPPPP1/8 w -\n",
+    )
+    .unwrap();
+    let log = dir.join("uci.log");
+    let pgn_path = dir.join("games.pgn");
+    let table = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        &fake_uci(&log, ""),
+        "--engine-proto",
+        "pawnrace",
+        "--engine-proto",
+        "uci",
+        "--openings",
+        file.to_str().unwrap(),
+        "--movetime",
+        "30",
+        "--margin",
+        "400",
+        "--pgn",
+        pgn_path.to_str().unwrap(),
+    ]);
+    assert_eq!(totals(&table)[0], 6, "{table}");
+    assert_eq!(faults(&table, "A"), [0; 5], "{table}");
+    assert_eq!(faults(&table, "B"), [0; 5], "{table}");
+    let games = replay(&pgn_path);
+    let mut starts: Vec<(String, String)> = games
+        .iter()
+        .map(|g| {
+            assert_eq!(g.tag("SetUp"), Some("1"));
+            assert_eq!(g.tag("Gaps"), None);
+            (g.tag("FEN").unwrap().into(), g.tag("White").unwrap().into())
+        })
+        .collect();
+    starts.sort();
+    starts.dedup();
+    assert_eq!(
+        starts.len(),
+        6,
+        "each opening with both colours: {starts:?}"
+    );
+    let fens: Vec<&str> = starts.iter().map(|(f, _)| f.as_str()).collect();
+    assert!(fens.contains(&"8/1pppppp1/8/p7/4P3/8/1PPP1PPP/8 w - - 0 1"));
+    assert!(fens.contains(&"8/ppppppp1/8/8/8/8/1PPPPPPP/8 b - - 0 1"));
+    let sent = fs::read_to_string(&log).unwrap();
+    assert!(
+        sent.lines()
+            .any(|l| l.starts_with("position fen 8/1ppppppp/8/8/8/8/PPPPPPP1/8 w - - 0 1")),
+        "{sent}"
+    );
+
+    for (contents, why) in [
+        ("8/8/8/8/8/8/8/8 w - zz\n", "line 1"),
+        ("[FEN \"nonsense\"]\n\n*\n", "game 1"),
+    ] {
+        fs::write(&file, contents).unwrap();
+        let args = [
+            "match",
+            "--engine",
+            BIN,
+            "--engine",
+            BIN,
+            "--openings",
+            file.to_str().unwrap(),
+        ];
+        let (ok, _, stderr) = run_binary(&args, b"");
+        assert!(!ok && stderr.contains(why), "{contents}: {stderr}");
+    }
     let _ = fs::remove_dir_all(dir);
 }
 

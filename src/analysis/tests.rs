@@ -234,6 +234,7 @@ fn reading_pgn_as_match_writes_it() {
     use crate::tournament::{GameRecord, Termination};
     let start = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
     let record = GameRecord {
+        setup: None,
         gaps: Some("AH".parse().unwrap()),
         moves: moves_from(&start, &["e4", "d5", "exd5"]),
         winner: Some(Color::White),

@@ -3,7 +3,7 @@
 
 use clap::Args;
 use pawnrace::tournament::{
-    self, EngineOption, EngineSpec, GapsSpec, MatchConfig, MatchTally, Played, Proto, Sprt,
+    self, EngineOption, EngineSpec, MatchConfig, MatchTally, Openings, Played, Proto, Sprt,
     TimeControl, pgn,
 };
 use std::fs::File;
@@ -61,7 +61,12 @@ pub struct MatchArgs {
     /// Openings: all (64 gap pairs), a list like AH,BG, or black-chooses
     /// (black's engine chooses with `go`). Each is played with both colours.
     #[arg(long, default_value = "all")]
-    gaps: GapsSpec,
+    gaps: Openings,
+    /// Openings from positions instead of gap pairs: a PGN file (each
+    /// game's position after its moves), or one position a line as EPD,
+    /// six-field FEN or position text. Each is played with both colours.
+    #[arg(long, value_name = "FILE", conflicts_with = "gaps")]
+    openings: Option<std::path::PathBuf>,
     /// Fixed time per move, ms (the default, 100 ms, unless --tc). Once
     /// for both engines, or twice, A's first.
     #[arg(long, conflicts_with = "tc")]
@@ -175,13 +180,31 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         (None, [both]) => [movetime(*both); 2],
         (None, [a, b, ..]) => [movetime(*a), movetime(*b)],
     };
-    if args.gaps == GapsSpec::BlackChooses
-        && let Some(uci) = [&a, &b].into_iter().find(|e| e.proto == Proto::Uci)
-    {
-        return Err(format!(
-            "--gaps black-chooses: {} speaks UCI, which has no way to choose gaps",
-            uci.name
-        ));
+    let openings = match &args.openings {
+        None => args.gaps.clone(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            Openings::from_file_text(&text)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?
+        }
+    };
+    for engine in [&a, &b] {
+        match (&openings, engine.proto) {
+            (Openings::BlackChooses, Proto::Uci) => {
+                return Err(format!(
+                    "--gaps black-chooses: {} speaks UCI, which has no way to choose gaps",
+                    engine.name
+                ));
+            }
+            (Openings::Positions(_), Proto::Autorunner) => {
+                return Err(format!(
+                    "--openings: {} speaks the autorunner protocol, whose games start from gaps",
+                    engine.name
+                ));
+            }
+            _ => {}
+        }
     }
     let sprt = match args.sprt.as_deref() {
         Some(&[elo0, elo1]) => {
@@ -200,7 +223,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
     };
     Ok(MatchConfig {
         engines: [a, b],
-        gaps: args.gaps.clone(),
+        openings,
         games: args.games,
         tc,
         margin: Duration::from_millis(args.margin),
@@ -257,7 +280,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
         config.engines[0].name.clone(),
         config.engines[1].name.clone(),
     ];
-    let planned = tournament::schedule(&config.gaps, config.games).len();
+    let planned = tournament::schedule(&config.openings, config.games).len();
     let date = pgn::today();
     let tc_text = config.tc.map(|tc| tc.to_string());
     let mut progress = Progress {

@@ -4,18 +4,21 @@
 //! through [`Player`], so a game can be played against scripted players.
 
 use super::clock::{Clocks, TimeControl};
-use super::player::{Answer, Fault, FaultKind, Player};
+use super::player::{Answer, Fault, FaultKind, Player, Start};
 use crate::rules::{Color, Game, Gaps, Move, Outcome, Position, RuleSet, parse_move};
 use crate::solver::{SolveLimits, Solver};
 use crate::stop::Stop;
 use std::time::Duration;
 
-/// How a game's gaps are settled.
+/// Where a game starts.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum GapsChoice {
-    Fixed(Gaps),
-    /// Black chooses, on its clock.
+pub enum Opening {
+    /// The start with these gaps.
+    Gaps(Gaps),
+    /// The start with the gaps black chooses, on its clock.
     BlackChooses,
+    /// A position from an openings file.
+    Position(Position),
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -31,8 +34,11 @@ pub enum Termination {
 /// Everything a game leaves behind, colours as played.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GameRecord {
-    /// `None` only if the game ended before the gaps were settled.
+    /// `None` if the game ended before the gaps were settled, or started
+    /// from a position.
     pub gaps: Option<Gaps>,
+    /// The position the game started from, when it was not a gap start.
+    pub setup: Option<Position>,
     pub moves: Vec<Move>,
     pub winner: Option<Color>,
     pub termination: Termination,
@@ -172,7 +178,7 @@ impl Referee {
 /// the end, to restart before its next game.
 pub fn play_game(
     players: [&mut dyn Player; 2],
-    choice: GapsChoice,
+    opening: Opening,
     tc: [TimeControl; 2],
     margin: Duration,
     adjudicator: Option<&mut Adjudicator>,
@@ -182,12 +188,13 @@ pub fn play_game(
     let mut seats: [&mut dyn Player; 2] = [white, black];
     let mut record = GameRecord {
         gaps: None,
+        setup: None,
         moves: Vec::new(),
         winner: None,
         termination: Termination::Adjudicated { plies: 0 },
         move_times: [Vec::new(), Vec::new()],
     };
-    let ending = run(&mut seats, choice, &mut referee, adjudicator, &mut record);
+    let ending = run(&mut seats, opening, &mut referee, adjudicator, &mut record);
     let faulted = match &ending {
         Err((side, _)) => Some(*side),
         Ok(_) => None,
@@ -213,7 +220,7 @@ type Ending = Result<(Option<Color>, Termination), (Color, Fault)>;
 
 fn run(
     seats: &mut [&mut dyn Player; 2],
-    choice: GapsChoice,
+    opening: Opening,
     referee: &mut Referee,
     mut adjudicator: Option<&mut Adjudicator>,
     record: &mut GameRecord,
@@ -224,26 +231,36 @@ fn run(
             .start_game(colour)
             .map_err(blame(colour))?;
     }
-    let gaps = match choice {
-        GapsChoice::Fixed(gaps) => gaps,
-        GapsChoice::BlackChooses => {
+    let gaps = match opening {
+        Opening::Gaps(gaps) => Some(gaps),
+        Opening::BlackChooses => {
             let b = Color::Black;
             let answer = seats[b.index()]
                 .choose_gaps(&referee.go_args(b), referee.patience(b))
                 .map_err(blame(b))?;
-            referee.judge_gaps(&answer).map_err(blame(b))?
+            Some(referee.judge_gaps(&answer).map_err(blame(b))?)
         }
+        Opening::Position(_) => None,
     };
-    record.gaps = Some(gaps);
-    // Black first: an autorunner black has its own proposal to get out.
-    for colour in [Color::Black, Color::White] {
-        seats[colour.index()]
-            .set_gaps(gaps, referee.patience(colour))
-            .map_err(blame(colour))?;
-    }
-    let start = Position::start(RuleSet::PAWNRACE, Some(gaps))
-        .expect("gaps parsed from two file letters always make a start");
-    let mut game = Game::new(start, Some(gaps));
+    let start = match (opening, gaps) {
+        (Opening::Position(pos), _) => {
+            record.setup = Some(pos);
+            pos
+        }
+        (_, Some(gaps)) => {
+            record.gaps = Some(gaps);
+            // Black first: an autorunner black has its own proposal to get out.
+            for colour in [Color::Black, Color::White] {
+                seats[colour.index()]
+                    .set_gaps(gaps, referee.patience(colour))
+                    .map_err(blame(colour))?;
+            }
+            Position::start(RuleSet::PAWNRACE, Some(gaps))
+                .expect("gaps parsed from two file letters always make a start")
+        }
+        (_, None) => unreachable!("every opening but a position settles its gaps"),
+    };
+    let mut game = Game::new(start, gaps);
     loop {
         if let Some(outcome) = game.outcome() {
             return Ok((outcome.winner, Termination::Rules(outcome)));
@@ -257,7 +274,10 @@ fn run(
         let side = game.position().side_to_move();
         let answer = seats[side.index()]
             .go(
-                gaps,
+                &Start {
+                    position: start,
+                    gaps,
+                },
                 game.moves(),
                 &referee.go_args(side),
                 referee.patience(side),

@@ -22,10 +22,10 @@ mod tests;
 mod uci_player;
 
 pub use clock::{Clocks, TimeControl};
-pub use game::{Adjudicator, GameRecord, GapsChoice, Referee, Termination, play_game};
-pub use plan::{GapsSpec, Pairing, schedule};
+pub use game::{Adjudicator, GameRecord, Opening, Referee, Termination, play_game};
+pub use plan::{Openings, Pairing, schedule};
 pub use player::{
-    Answer, AutorunnerPlayer, EngineOption, Fault, FaultKind, Launch, PawnracePlayer, Player,
+    Answer, AutorunnerPlayer, EngineOption, Fault, FaultKind, Launch, PawnracePlayer, Player, Start,
 };
 pub use report::{progress_line, table};
 pub use stats::{
@@ -111,7 +111,7 @@ impl EngineSpec {
 pub struct MatchConfig {
     /// Engine A, then engine B; results are A's.
     pub engines: [EngineSpec; 2],
-    pub gaps: GapsSpec,
+    pub openings: Openings,
     /// `None`: one pass over the openings with both colours.
     pub games: Option<usize>,
     /// A's time control, then B's.
@@ -145,7 +145,7 @@ pub struct MatchSummary {
 /// tally including it. With an SPRT, no game starts once it has decided;
 /// games already running are finished and counted.
 pub fn run(config: &MatchConfig, mut on_game: impl FnMut(&Played, &MatchTally)) -> MatchSummary {
-    let plan = schedule(&config.gaps, config.games);
+    let plan = schedule(&config.openings, config.games);
     let next = AtomicUsize::new(0);
     let stop = Stop::new();
     let mut tally = MatchTally::default();
@@ -201,7 +201,13 @@ fn worker(
         } else {
             ([b.as_mut(), a.as_mut()], [tc_b, tc_a])
         };
-        let record = play_game(seats, pairing.gaps, tc, config.margin, adjudicator.as_mut());
+        let record = play_game(
+            seats,
+            pairing.opening,
+            tc,
+            config.margin,
+            adjudicator.as_mut(),
+        );
         if results.send(Played { pairing, record }).is_err() {
             break;
         }

@@ -2,7 +2,7 @@
 
 use super::game::GameRecord;
 use crate::pgn::{tag_line, wrap};
-use crate::rules::san;
+use crate::rules::{Color, san};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// What a game's record needs beyond the game itself.
@@ -21,7 +21,15 @@ pub struct Header<'a> {
 
 /// One game in PGN, ending with a blank line.
 pub fn write_game(header: &Header, record: &GameRecord) -> String {
-    let gaps = record.gaps.map_or("?".to_string(), |g| g.to_string());
+    // A game from a position says where it started, in the FEN that
+    // Fairy-Stockfish's tools read; a gap start names its gaps.
+    let start = match record.setup {
+        Some(pos) => vec![("SetUp", "1".to_string()), ("FEN", pos.fairy_fen(1))],
+        None => vec![(
+            "Gaps",
+            record.gaps.map_or("?".to_string(), |g| g.to_string()),
+        )],
+    };
     let tags = [
         ("Event", header.event.to_string()),
         ("Site", header.site.to_string()),
@@ -31,7 +39,6 @@ pub fn write_game(header: &Header, record: &GameRecord) -> String {
         ("Black", header.black.to_string()),
         ("Result", record.result().to_string()),
         ("Variant", "pawnrace".to_string()),
-        ("Gaps", gaps),
     ];
     let time_control = match header.time_control {
         [white, black] if white == black => vec![("TimeControl", white.to_string())],
@@ -45,14 +52,24 @@ pub fn write_game(header: &Header, record: &GameRecord) -> String {
         ("PlyCount", record.moves.len().to_string()),
     ];
     let mut out = String::new();
-    for (name, value) in tags.into_iter().chain(time_control).chain(end) {
+    for (name, value) in tags.into_iter().chain(start).chain(time_control).chain(end) {
         out.push_str(&tag_line(name, &value));
     }
     out.push('\n');
+    // Plies counted from white's first move of move 1, so that a game
+    // from a position with black to move starts `1...`.
+    let first = usize::from(
+        record
+            .setup
+            .is_some_and(|p| p.side_to_move() == Color::Black),
+    );
     let mut tokens = Vec::new();
     for (i, m) in record.moves.iter().enumerate() {
-        if i % 2 == 0 {
-            tokens.push(format!("{}.", i / 2 + 1));
+        let ply = first + i;
+        if ply % 2 == 0 {
+            tokens.push(format!("{}.", ply / 2 + 1));
+        } else if i == 0 {
+            tokens.push("1...".to_string());
         }
         tokens.push(san(*m));
     }
@@ -108,6 +125,7 @@ mod tests {
     fn a_game_written_and_read_back() {
         let record = GameRecord {
             gaps: Some("AH".parse().unwrap()),
+            setup: None,
             moves: vec![mv("e2", "e4"), mv("d7", "d5"), mv("e4", "d5")],
             winner: Some(Color::White),
             termination: Termination::Rules(Outcome {
@@ -138,5 +156,43 @@ mod tests {
         assert_eq!(games[0].tag("Event"), Some("test \"quoted\""));
         assert_eq!(games[0].tag("Round"), Some("7"));
         assert!(games[0].tag("Termination").unwrap().starts_with("normal"));
+    }
+
+    #[test]
+    fn a_game_from_a_position_has_its_fen() {
+        let setup = crate::rules::Position::from_fen(
+            "8/1pppppp1/8/p7/4P3/8/1PPP1PPP/8 b -",
+            crate::rules::RuleSet::PAWNRACE,
+        )
+        .unwrap();
+        let record = GameRecord {
+            gaps: None,
+            setup: Some(setup),
+            moves: vec![mv("d7", "d5"), mv("e4", "d5")],
+            winner: None,
+            termination: Termination::Adjudicated { plies: 0 },
+            move_times: Default::default(),
+        };
+        let header = Header {
+            event: "e",
+            site: "s",
+            date: "2026.01.02",
+            round: 1,
+            white: "A",
+            black: "B",
+            time_control: ["movetime 100ms", "movetime 1000ms"],
+        };
+        let text = write_game(&header, &record);
+        assert!(
+            text.contains("[SetUp \"1\"]\n[FEN \"8/1pppppp1/8/p7/4P3/8/1PPP1PPP/8 b - - 0 1\"]\n"),
+            "{text}"
+        );
+        assert!(!text.contains("[Gaps"), "{text}");
+        assert!(text.contains(
+            "[WhiteTimeControl \"movetime 100ms\"]\n[BlackTimeControl \"movetime 1000ms\"]\n"
+        ));
+        assert!(text.contains("\n1... d5 2. exd5 1/2-1/2\n"), "{text}");
+        let game = read_games(&text).remove(0).unwrap();
+        assert_eq!((game.start, game.moves), (setup, record.moves));
     }
 }

@@ -5,7 +5,7 @@
 
 use super::engine_proc::{LineConn, Silence};
 use crate::protocol::is_final_line;
-use crate::rules::{Color, Gaps, Move, san};
+use crate::rules::{Color, Gaps, Move, Position, san};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -74,6 +74,14 @@ pub struct Answer {
     pub elapsed: Duration,
 }
 
+/// A game's start as players are told it: a gap start (`gaps` set), or a
+/// position from an openings file.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Start {
+    pub position: Position,
+    pub gaps: Option<Gaps>,
+}
+
 /// One engine seat. `patience` is how long to wait for an answer before
 /// calling the engine hung; the referee decides about timeouts.
 pub trait Player: Send {
@@ -82,10 +90,10 @@ pub trait Player: Send {
     fn choose_gaps(&mut self, go_args: &str, patience: Duration) -> Result<Answer, Fault>;
     /// The gaps of the game, once they are settled.
     fn set_gaps(&mut self, gaps: Gaps, patience: Duration) -> Result<(), Fault>;
-    /// The engine's move after `moves` from the start, as text.
+    /// The engine's move after `moves` from `start`, as text.
     fn go(
         &mut self,
-        gaps: Gaps,
+        start: &Start,
         moves: &[Move],
         go_args: &str,
         patience: Duration,
@@ -241,12 +249,15 @@ impl Player for PawnracePlayer {
 
     fn go(
         &mut self,
-        gaps: Gaps,
+        start: &Start,
         moves: &[Move],
         go_args: &str,
         patience: Duration,
     ) -> Result<Answer, Fault> {
-        let mut position = format!("position startpos gaps {gaps} moves");
+        let mut position = match start.gaps {
+            Some(gaps) => format!("position startpos gaps {gaps} moves"),
+            None => format!("position fen {} moves", start.position.fen()),
+        };
         for m in moves {
             position.push_str(&format!(" {m}"));
         }
@@ -350,7 +361,7 @@ impl Player for AutorunnerPlayer {
 
     fn go(
         &mut self,
-        _gaps: Gaps,
+        _start: &Start,
         moves: &[Move],
         _go_args: &str,
         patience: Duration,

@@ -48,12 +48,12 @@ impl Player for Scripted {
     }
     fn go(
         &mut self,
-        gaps: Gaps,
+        start: &Start,
         moves: &[Move],
         _go_args: &str,
         _patience: Duration,
     ) -> Result<Answer, Fault> {
-        let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).unwrap();
+        let mut pos = start.position;
         for m in moves {
             pos = pos.play_unchecked(*m);
         }
@@ -67,11 +67,11 @@ impl Player for Scripted {
 const MOVETIME: [TimeControl; 2] = [TimeControl::MoveTime(Duration::from_millis(100)); 2];
 const MARGIN: Duration = Duration::from_millis(50);
 
-fn ah() -> GapsChoice {
-    GapsChoice::Fixed("AH".parse().unwrap())
+fn ah() -> Opening {
+    Opening::Gaps("AH".parse().unwrap())
 }
 
-fn play(white: &mut Scripted, black: &mut Scripted, choice: GapsChoice) -> GameRecord {
+fn play(white: &mut Scripted, black: &mut Scripted, choice: Opening) -> GameRecord {
     play_game([white, black], choice, MOVETIME, MARGIN, None)
 }
 
@@ -173,10 +173,10 @@ fn crashes_and_hangs_reported_by_players_lose() {
 fn black_chooses_the_gaps_and_bad_gaps_lose() {
     let mut w = Scripted::new(first_legal(1));
     let mut b = Scripted::new(first_legal(1));
-    let record = play(&mut w, &mut b, GapsChoice::BlackChooses);
+    let record = play(&mut w, &mut b, Opening::BlackChooses);
     assert_eq!(record.gaps, Some("CF".parse().unwrap()));
     b.gaps = "ZZ".into();
-    let record = play(&mut w, &mut b, GapsChoice::BlackChooses);
+    let record = play(&mut w, &mut b, Opening::BlackChooses);
     assert_eq!(record.gaps, None);
     assert_eq!(record.winner, Some(Color::White));
     assert!(record.termination_text().contains("illegal"));

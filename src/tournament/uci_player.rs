@@ -5,8 +5,10 @@
 //! (`id`, `option`, `info`, `info string`).
 
 use super::engine_proc::LineConn;
-use super::player::{Answer, EngineOption, Fault, FaultKind, Launch, Player, send, silence_fault};
-use crate::rules::{Color, Gaps, Move, Position, RuleSet};
+use super::player::{
+    Answer, EngineOption, Fault, FaultKind, Launch, Player, Start, send, silence_fault,
+};
+use crate::rules::{Color, Gaps, Move};
 use std::time::{Duration, Instant};
 
 pub struct UciPlayer {
@@ -110,14 +112,12 @@ impl Player for UciPlayer {
 
     fn go(
         &mut self,
-        gaps: Gaps,
+        start: &Start,
         moves: &[Move],
         go_args: &str,
         patience: Duration,
     ) -> Result<Answer, Fault> {
-        let start = Position::start(RuleSet::PAWNRACE, Some(gaps))
-            .expect("gaps of two file letters always make a start");
-        let mut position = format!("position fen {}", start.fairy_fen(1));
+        let mut position = format!("position fen {}", start.position.fairy_fen(1));
         if !moves.is_empty() {
             position.push_str(" moves");
             for m in moves {
