@@ -118,6 +118,22 @@ fn bad_input_does_not_end_the_session() {
     assert_eq!(peer.line(), "readyok");
 }
 
+/// A network peer cannot make the server read a file of its machine: the
+/// option is refused, the session goes on.
+#[test]
+fn variant_path_is_refused_over_the_network() {
+    let server = InProcess::start(config());
+    let peer = Peer::connect(server.addr);
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/fairy-stockfish/pawnrace.ini");
+    peer.send(&format!("setoption name VariantPath value {shipped}"));
+    assert_glob(
+        "error bad-argument VariantPath *: a network session cannot have the server read files*",
+        &peer.line(),
+    );
+    peer.send("isready");
+    assert_eq!(peer.line(), "readyok");
+}
+
 #[test]
 fn idle_timeout_closes_the_session() {
     let server = InProcess::start(ServerConfig {

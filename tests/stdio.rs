@@ -73,3 +73,37 @@ fn piped_input_gets_every_answer_and_bounded_work_finishes() {
         "the bounded search reached its depth: {stdout}"
     );
 }
+
+/// (protocol) The engine on stdin reads the variants file a GUI names,
+/// checks its pawnrace section, and says why a file will not do; the
+/// session goes on either way.
+#[test]
+fn variant_path_is_read_and_checked() {
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/fairy-stockfish/pawnrace.ini");
+    let mut process = StdioProcess::spawn(&[]);
+    let peer = &process.peer;
+    peer.send(&format!("setoption name VariantPath value {shipped}"));
+    assert_eq!(peer.reply(), format!("ok setoption VariantPath {shipped}"));
+    peer.send("setoption name VariantPath value /nonexistent/variants.ini");
+    assert_glob(
+        "error bad-argument VariantPath /nonexistent/variants.ini: *",
+        &peer.reply(),
+    );
+    let cargo_toml = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    peer.send(&format!("setoption name VariantPath value {cargo_toml}"));
+    assert_glob(
+        "error bad-argument VariantPath *: no [pawnrace] section*",
+        &peer.reply(),
+    );
+    // In UCI mode a good file is taken silently, a bad one explained in
+    // an info string; the next command is answered as ever.
+    peer.send("uci");
+    while peer.line() != "uciok" {}
+    peer.send(&format!("setoption name VariantPath value {shipped}"));
+    peer.send("setoption name VariantPath value /nonexistent/variants.ini");
+    assert_glob("info string error bad-argument VariantPath *", &peer.line());
+    peer.send("isready");
+    assert_eq!(peer.line(), "readyok");
+    peer.send("quit");
+    exits_0(&mut process, "no exit after quit");
+}

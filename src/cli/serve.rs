@@ -45,6 +45,8 @@ impl ServerArgs {
                 hash_mib: self.table.mib,
                 max_hash_mib: self.max_hash,
                 memory: pawnrace::memory::MemoryBudget::new(self.max_memory),
+                // Set per transport by the server (stdio only).
+                local_files: false,
             },
             ..ServerConfig::default()
         };

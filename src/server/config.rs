@@ -59,7 +59,13 @@ impl ServerConfig {
             idle_timeout: self.idle_timeout().filter(|_| remote),
             linger: Some(LINGER).filter(|_| transport == Transport::Tcp),
             write_stall: self.write_stall,
-            options: self.session.clone(),
+            options: SessionOptions {
+                // Only the engine on stdin/stdout, which whoever started
+                // it controls, reads a file it is told of (VariantPath): a
+                // network peer may not read the server's files.
+                local_files: !remote,
+                ..self.session.clone()
+            },
         }
     }
 }

@@ -233,12 +233,43 @@ impl Actor<'_> {
                     }
                 }
                 Action::Quit(lines) => self.close(Close::Quit(lines)).await,
+                Action::ReadFile(path) => {
+                    // Its answer comes before any line that waited.
+                    let text = read_small_file(&path).await;
+                    next = Some(self.session.file_read(&path, text));
+                    continue;
+                }
             }
             if !self.silent() {
                 next = self.session.next_queued();
             }
         }
     }
+}
+
+/// A file a session asked for (`setoption name VariantPath`), up to the
+/// size a variants file may have; the error as a person reads it.
+async fn read_small_file(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let limit = crate::protocol::variant_ini::MAX_INI_BYTES;
+    let path = path.to_string();
+    let read = move || -> Result<String, String> {
+        let file = std::fs::File::open(&path).map_err(|e| e.to_string())?;
+        let mut bytes = Vec::new();
+        file.take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())?;
+        if bytes.len() as u64 > limit {
+            return Err(format!(
+                "larger than {} KiB, not a variants file",
+                limit / 1024
+            ));
+        }
+        String::from_utf8(bytes).map_err(|_| "not text (UTF-8)".to_string())
+    };
+    tokio::task::spawn_blocking(read)
+        .await
+        .unwrap_or_else(|e| Err(e.to_string()))
 }
 
 /// Runs one session to its end: `quit`, end of input, idle timeout, a

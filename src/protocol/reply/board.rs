@@ -4,8 +4,9 @@ use super::Reply;
 use crate::rules::{Game, Square, san};
 
 /// The board as people read it in a terminal, white at the bottom, with the
-/// facts a GUI needs after it. Every line but the final `ok board`.
-pub fn board_lines(game: &Game) -> Vec<Reply> {
+/// facts a GUI needs after it (`fen`, the position as the session writes
+/// positions). Every line but the final `ok board`.
+pub fn board_lines(game: &Game, fen: &str) -> Vec<Reply> {
     let pos = game.position();
     let rules = pos.rules();
     let width = rules.width() as usize;
@@ -30,7 +31,7 @@ pub fn board_lines(game: &Game) -> Vec<Reply> {
         .map(|f| format!(" {}", (b'a' + f) as char))
         .collect();
     lines.push(format!("    {files}"));
-    lines.push(format!("fen {}", pos.fen()));
+    lines.push(format!("fen {fen}"));
     match game.gaps() {
         Some(g) => lines.push(format!("variant {} gaps {g}", rules.name())),
         None => lines.push(format!("variant {}", rules.name())),

@@ -4,7 +4,8 @@
 use super::{Answer, Session, State, fail};
 use crate::protocol::command::Setup;
 use crate::protocol::reply::{Done, ErrorCode, Refusal, Reply};
-use crate::rules::{Game, Gaps, Move, Position, parse_move, san};
+use crate::protocol::variant_ini;
+use crate::rules::{Game, Gaps, Move, Position, RuleSet, parse_move, san};
 
 impl Session {
     pub(super) fn choose_gaps(&mut self, gaps: Gaps) -> Answer {
@@ -31,6 +32,7 @@ impl Session {
         let start = Position::start(self.rules(), Some(gaps))
             .map_err(|e| fail(ErrorCode::BadArgument, e.to_string()))?;
         self.state = State::Playing(Game::new(start, Some(gaps)));
+        self.first_move_number = 1;
         Ok(())
     }
 
@@ -46,11 +48,18 @@ impl Session {
 
     fn set_position(&mut self, setup: Setup, moves: &[String]) -> Answer {
         let rules = self.rules();
+        let mut first_move_number = 1;
         let mut game = match setup {
             Setup::StartPos(gaps) => match (
                 rules.has_gaps(),
                 gaps.or(self.gaps_option.filter(|_| rules.has_gaps())),
             ) {
+                // A variant tool that names no gaps means the variant's
+                // start as Fairy-Stockfish defines it: the shipped ini's.
+                (true, None) if self.fairy_variant && rules == RuleSet::PAWNRACE => {
+                    let (start, gaps) = variant_ini::start();
+                    Game::new(start, Some(gaps))
+                }
                 (true, None) => {
                     if !moves.is_empty() {
                         return Err(fail(
@@ -75,6 +84,10 @@ impl Session {
             Setup::Fen(text) => {
                 let pos = Position::from_fen(&text, rules)
                     .map_err(|e| fail(ErrorCode::BadPosition, e.to_string()))?;
+                // Six fields: the move number is the last.
+                if let [_, _, _, _, _, number] = text.split_whitespace().collect::<Vec<_>>()[..] {
+                    first_move_number = number.parse().unwrap_or(1).max(1);
+                }
                 Game::new(pos, None)
             }
         };
@@ -85,7 +98,8 @@ impl Session {
             })?;
             game.play(m);
         }
-        let fen = game.position().fen();
+        self.first_move_number = first_move_number;
+        let fen = self.fen_of(&game);
         self.state = State::Playing(game);
         Ok(vec![Done::Position { fen }.into()])
     }

@@ -44,6 +44,10 @@ pub struct SessionOptions {
     pub max_hash_mib: usize,
     /// What every session's tables together may take.
     pub memory: Arc<MemoryBudget>,
+    /// Whether the session may ask for files on the server's machine
+    /// (`setoption name VariantPath`): only for the engine on stdin and
+    /// stdout, never for a network peer.
+    pub local_files: bool,
 }
 
 impl Default for SessionOptions {
@@ -52,6 +56,7 @@ impl Default for SessionOptions {
             hash_mib: DEFAULT_HASH_MIB,
             max_hash_mib: 1024,
             memory: MemoryBudget::unlimited(),
+            local_files: false,
         }
     }
 }
@@ -67,6 +72,12 @@ pub enum Action {
     Run(Box<Job>),
     /// Write these lines, then end the session.
     Quit(Vec<Reply>),
+    /// Read this file (at most [`variant_ini::MAX_INI_BYTES`]) and hand its
+    /// text or the error to [`Session::file_read`]: the protocol does no
+    /// I/O of its own.
+    ///
+    /// [`variant_ini::MAX_INI_BYTES`]: crate::protocol::variant_ini::MAX_INI_BYTES
+    ReadFile(String),
 }
 
 /// Where the session's game stands.
@@ -108,6 +119,16 @@ pub struct Session {
     ending: bool,
     /// `uci` was sent: the session speaks UCI (see `uci`).
     uci: bool,
+    /// Positions are written as Fairy-Stockfish's six-field FEN (after
+    /// `setoption name UCI_Variant value pawnrace`, Fairy-Stockfish's name,
+    /// or `setoption name FEN value fairy`), not the house text.
+    fairy_fen: bool,
+    /// The move number of the game's first position, from a six-field FEN.
+    first_move_number: u32,
+    /// `UCI_Variant` was set to `pawnrace`, Fairy-Stockfish's name: the
+    /// peer is a tool of the variant world, and `position startpos` with no
+    /// gaps means the start its variants file defines.
+    fairy_variant: bool,
     /// The `Gaps` option: what `position startpos` without gaps uses.
     gaps_option: Option<Gaps>,
     /// The `UCI_Variant` option: the game `newgame` (`ucinewgame`) without
@@ -136,6 +157,9 @@ impl Session {
             queued: VecDeque::new(),
             ending: false,
             uci: false,
+            fairy_fen: false,
+            first_move_number: 1,
+            fairy_variant: false,
             gaps_option: None,
             variant: Variant::PawnRace,
         }
@@ -199,6 +223,9 @@ impl Session {
             Command::Quit => return Action::Quit(vec![Done::Bye.into()]),
             Command::Stop => Ok(vec![Done::Stop.into()]),
             Command::PonderHit => Err(fail(ErrorCode::WrongState, "no go ponder is running")),
+            Command::SetOption { name, value } if options::is_variant_path(&name) => {
+                return self.variant_path(value.as_deref());
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame(kind) => {
                 Ok(self.new_game(kind.unwrap_or(GameKind::Pawn(self.variant))))
@@ -209,13 +236,11 @@ impl Session {
             Command::Undo => self.undo(),
             Command::Moves => self.moves(),
             Command::Board => self.game().map(|g| {
-                let mut lines = board_lines(g);
+                let mut lines = board_lines(g, &self.fen_of(g));
                 lines.push(Done::Board.into());
                 lines
             }),
-            Command::Fen => self
-                .game()
-                .map(|g| vec![Done::Fen(g.position().fen()).into()]),
+            Command::Fen => self.game().map(|g| vec![Done::Fen(self.fen_of(g)).into()]),
             Command::Go(limits) => return self.go(limits),
             // The empty sequence: nothing to run.
             Command::Perft(0) => self.game().map(|_| vec![Done::Nodes(1).into()]),
@@ -248,6 +273,18 @@ impl Session {
             },
         };
         Action::Reply(reply.unwrap_or_else(|e| vec![e.into()]))
+    }
+
+    /// The game's position as this session writes positions: the house
+    /// text, or Fairy-Stockfish's FEN with the move number.
+    fn fen_of(&self, game: &Game) -> String {
+        let pos = game.position();
+        if !self.fairy_fen {
+            return pos.fen();
+        }
+        let black_first = usize::from(game.start().side_to_move() == crate::rules::Color::Black);
+        let moves = (game.moves().len() + black_first) / 2;
+        pos.fairy_fen(self.first_move_number.saturating_add(moves as u32))
     }
 
     /// The session's options as its engine takes them.
@@ -289,6 +326,7 @@ impl Session {
     fn new_game(&mut self, kind: GameKind) -> Vec<Reply> {
         // The old game's tables: their memory goes back to the budget.
         self.engine = None;
+        self.first_move_number = 1;
         self.state = match kind {
             GameKind::FullChess => State::Chess(vec![crate::chess::Game::chess()]),
             GameKind::Pawn(variant) => {

@@ -1,8 +1,9 @@
 //! The engine's settings: `uci`'s greeting with its options, and `setoption`.
 
-use super::{Answer, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Session, fail};
+use super::{Action, Answer, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Session, fail};
 use crate::protocol::command::GameKind;
 use crate::protocol::reply::{Done, ErrorCode, Refusal, Reply};
+use crate::protocol::variant_ini::{self, VARIANT_NAME};
 use crate::rules::{Gaps, Variant};
 
 /// What chess GUIs and python-chess call the 8x8 board as `UCI_Variant`:
@@ -41,6 +42,11 @@ impl Session {
             UciOption::Ponder => "check default false".into(),
             UciOption::MultiPv => format!("spin default 1 min 1 max {MAX_MULTIPV}"),
             UciOption::Gaps => "string default <empty>".into(),
+            UciOption::VariantPath => "string default <empty>".into(),
+            UciOption::Fen => format!(
+                "combo default {} var house var fairy",
+                if self.fairy_fen { "fairy" } else { "house" }
+            ),
             UciOption::UciVariant => format!(
                 "combo default {} {} var {UCI_CHESS_BOARD}",
                 Variant::PawnRace,
@@ -82,6 +88,11 @@ impl Session {
             }
             UciOption::Gaps => self.set_gaps(value)?,
             UciOption::UciVariant => self.set_variant(value)?.to_string(),
+            UciOption::Fen => {
+                self.fairy_fen = value.fen_style()?;
+                if self.fairy_fen { "fairy" } else { "house" }.to_string()
+            }
+            UciOption::VariantPath => unreachable!("VariantPath is answered by variant_path"),
         };
         Ok(vec![
             Done::SetOption {
@@ -90,6 +101,50 @@ impl Session {
             }
             .into(),
         ])
+    }
+
+    /// `VariantPath`: Fairy-Stockfish's variants file, which the engine
+    /// reads to learn the variant. pawnrace knows its one variant; it reads
+    /// the file only to check that the `pawnrace` section there describes
+    /// these rules, so that a GUI's board and the engine agree.
+    pub(super) fn variant_path(&mut self, value: Option<&str>) -> Action {
+        let path = value.map(str::trim).unwrap_or("");
+        let refused =
+            |detail: String| Action::Reply(vec![fail(ErrorCode::BadArgument, detail).into()]);
+        if path.is_empty() || path == "<empty>" {
+            return Action::Reply(vec![
+                Done::SetOption {
+                    name: "VariantPath",
+                    value: "<empty>".into(),
+                }
+                .into(),
+            ]);
+        }
+        if !self.options.local_files {
+            return refused(format!(
+                "VariantPath {path}: a network session cannot have the server read files; pawnrace knows {VARIANT_NAME} without one"
+            ));
+        }
+        Action::ReadFile(path.to_string())
+    }
+
+    /// The file [`Action::ReadFile`] asked for, read (or why not): the
+    /// answer to its `setoption name VariantPath`.
+    pub fn file_read(&mut self, path: &str, text: Result<String, String>) -> Action {
+        let checked = text
+            .map_err(|e| format!("VariantPath {path}: {e}"))
+            .and_then(|t| variant_ini::check(&t).map_err(|e| format!("VariantPath {path}: {e}")));
+        let action = match checked {
+            Ok(()) => Action::Reply(vec![
+                Done::SetOption {
+                    name: "VariantPath",
+                    value: path.to_string(),
+                }
+                .into(),
+            ]),
+            Err(detail) => Action::Reply(vec![fail(ErrorCode::BadArgument, detail).into()]),
+        };
+        self.speak(Some(crate::protocol::Verb::SetOption), action)
     }
 
     /// `Hash`, if the server's memory budget can hold it.
@@ -147,6 +202,10 @@ impl Session {
                 )
             })?,
         };
+        self.fairy_variant = text.eq_ignore_ascii_case(VARIANT_NAME);
+        // A tool that names the variant as Fairy-Stockfish does reads
+        // positions as Fairy-Stockfish writes them.
+        self.fairy_fen |= self.fairy_variant;
         // A GUI sets it just before a game: a new variant starts its
         // game now; the one in force changes nothing (the tables stay).
         if variant != self.variant {
@@ -155,6 +214,11 @@ impl Session {
         }
         Ok(variant)
     }
+}
+
+/// Whether `name` is `VariantPath`, whose answer waits for its file.
+pub(super) fn is_variant_path(name: &str) -> bool {
+    name.eq_ignore_ascii_case(UciOption::VariantPath.name())
 }
 
 /// The options `uci` lists and `setoption` sets, in the greeting's order.
@@ -167,10 +231,12 @@ enum UciOption {
     MultiPv,
     Gaps,
     UciVariant,
+    VariantPath,
+    Fen,
 }
 
 impl UciOption {
-    const ALL: [UciOption; 7] = [
+    const ALL: [UciOption; 9] = [
         UciOption::Hash,
         UciOption::MoveOverhead,
         UciOption::Threads,
@@ -178,6 +244,8 @@ impl UciOption {
         UciOption::MultiPv,
         UciOption::Gaps,
         UciOption::UciVariant,
+        UciOption::VariantPath,
+        UciOption::Fen,
     ];
 
     /// The name as `uci` lists it and `setoption` confirms it.
@@ -190,6 +258,8 @@ impl UciOption {
             UciOption::MultiPv => "MultiPV",
             UciOption::Gaps => "Gaps",
             UciOption::UciVariant => "UCI_Variant",
+            UciOption::VariantPath => "VariantPath",
+            UciOption::Fen => "FEN",
         }
     }
 }
@@ -214,6 +284,16 @@ impl Value<'_> {
                     format!("{} takes {unit} from {min} to {max}", self.name),
                 )
             })
+    }
+
+    /// `FEN`: how positions are written, `fairy` (Fairy-Stockfish's six
+    /// fields) or `house` (the protocol's own text).
+    fn fen_style(self) -> Result<bool, Refusal> {
+        match self.text.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("fairy") => Ok(true),
+            Some("house") => Ok(false),
+            _ => Err(fail(ErrorCode::BadArgument, "FEN takes fairy or house")),
+        }
     }
 
     /// `Ponder`: UCI's note that the GUI may send `go ponder`; pondering

@@ -25,10 +25,16 @@ fn drive(session: &mut Session, lines: &[&str]) -> Vec<String> {
                     let done = job.run(&mut |l| out.push(l.to_string()));
                     action = session.finish(done);
                 }
+                Action::ReadFile(path) => action = session.file_read(&path, read(&path)),
             }
         }
     }
     out
+}
+
+/// A file as the server reads it for [`Action::ReadFile`].
+fn read(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| e.to_string())
 }
 
 /// The lines as the peer reads them.
@@ -57,6 +63,10 @@ fn settle(s: &mut Session, mut action: Action, out: &mut Vec<String>) {
             Action::Run(job) => {
                 let done = job.run(&mut |_| {});
                 action = s.finish(done);
+                continue;
+            }
+            Action::ReadFile(path) => {
+                action = s.file_read(&path, read(&path));
                 continue;
             }
         }

@@ -50,6 +50,10 @@ fn answer(session: &mut Session, line: &str) -> Vec<Reply> {
                 let done = job.run(&mut |reply| out.push(reply));
                 action = session.finish(done);
             }
+            Action::ReadFile(path) => {
+                let text = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+                action = session.file_read(&path, text);
+            }
         }
     }
 }
