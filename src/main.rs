@@ -73,6 +73,9 @@ enum Command {
     /// Load a running server with many sessions (timed searches, infinite
     /// searches, table churn) and report answer and `isready` latencies.
     Loadtest(cli::loadtest::LoadtestArgs),
+    /// The XBoard/WinBoard protocol (CECP v2) on stdin/stdout:
+    /// `xboard -fcp "pawnrace xboard"` plays Pawn Race in the GUI.
+    Xboard(cli::xboard::XboardArgs),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +100,7 @@ fn main() -> ExitCode {
         Command::Match(args) => cli::match_cmd::run(*args),
         Command::Analyse(args) => cli::analyse::run(args),
         Command::Loadtest(args) => cli::loadtest::run(args),
+        Command::Xboard(args) => cli::xboard::run(args),
     }
 }
 

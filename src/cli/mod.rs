@@ -18,6 +18,7 @@ pub mod progress;
 pub mod serve;
 pub mod solve;
 pub mod tune;
+pub mod xboard;
 
 use pawnrace::stop::Stop;
 use std::sync::Arc;

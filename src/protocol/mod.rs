@@ -6,6 +6,7 @@ mod command;
 pub mod reply;
 mod session;
 pub mod variant_ini;
+pub mod xboard;
 
 pub use command::{ParseError, Verb};
 pub use reply::{Dialect, ErrorCode, FINAL_WORDS, Refusal, Reply, is_final_line};

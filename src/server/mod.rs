@@ -14,6 +14,7 @@ mod scheduler;
 mod stats;
 pub mod stdio;
 mod tcp;
+pub mod xboard;
 
 pub use codec::{Frame, LineFramer};
 pub use config::{ServerConfig, default_max_searches};
