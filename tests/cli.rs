@@ -233,6 +233,14 @@ fn perft_counts_from_a_start_or_a_position() {
     assert!(ok && out.starts_with("perft 2 nodes 16 "), "{out}");
     let (ok, _, err) = pawnrace(&["perft", "2", "--fen", "8/8/8/8/8/8/8/8 w -"]);
     assert!(!ok && err.contains("no pawns"), "{err}");
+    // Fairy-Stockfish's six fields, as its tools write them; castling
+    // rights are refused with the reason.
+    let fairy = "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - - 0 1";
+    let (ok, out, _) = pawnrace(&["perft", "4", "--fen", fairy]);
+    assert!(ok && out.starts_with("perft 4 nodes 33274 "), "{out}");
+    let castling = "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w KQkq - 0 1";
+    let (ok, _, err) = pawnrace(&["perft", "2", "--fen", castling]);
+    assert!(!ok && err.contains("castling rights 'KQkq'"), "{err}");
 }
 
 #[test]

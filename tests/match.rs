@@ -68,6 +68,13 @@ fn faults(table: &str, engine: &str) -> [usize; 5] {
     [0, 1, 2, 3, 4].map(|i| r[i].parse().unwrap())
 }
 
+/// `games` games were played and neither engine faulted.
+fn played_cleanly(table: &str, games: usize) {
+    assert_eq!(totals(table)[0], games, "{table}");
+    assert_eq!(faults(table, "A"), [0; 5], "{table}");
+    assert_eq!(faults(table, "B"), [0; 5], "{table}");
+}
+
 /// Replays every game of a PGN file through the rules: every move legal,
 /// and a game the rules ended has the result the rules give.
 fn replay(path: &Path) -> Vec<ReadGame> {
@@ -269,9 +276,7 @@ fn autorunner_engines_and_black_choosing_gaps() {
         "--pgn",
         pgn_path.to_str().unwrap(),
     ]);
-    assert_eq!(totals(&table)[0], 2, "{table}");
-    assert_eq!(faults(&table, "A"), [0; 5], "{table}");
-    assert_eq!(faults(&table, "B"), [0; 5], "{table}");
+    played_cleanly(&table, 2);
     let games = replay(&pgn_path);
     assert_eq!(games.len(), 2);
     assert!(games.iter().all(|g| !g.moves.is_empty()));
@@ -291,9 +296,7 @@ fn autorunner_engines_and_black_choosing_gaps() {
         "--margin",
         "400",
     ]);
-    assert_eq!(totals(&table)[0], 2, "{table}");
-    assert_eq!(faults(&table, "A"), [0; 5], "{table}");
-    assert_eq!(faults(&table, "B"), [0; 5], "{table}");
+    played_cleanly(&table, 2);
     let _ = fs::remove_dir_all(dir);
 }
 
@@ -401,9 +404,7 @@ fn a_uci_engine_gets_its_options_and_positions_as_fen() {
         "--pgn",
         pgn_path.to_str().unwrap(),
     ]);
-    assert_eq!(totals(&table)[0], 2, "{table}");
-    assert_eq!(faults(&table, "A"), [0; 5], "{table}");
-    assert_eq!(faults(&table, "B"), [0; 5], "{table}");
+    played_cleanly(&table, 2);
     let sent = fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = sent.lines().collect();
     assert_eq!(
@@ -509,9 +510,7 @@ fn openings_from_positions() {
         "--pgn",
         pgn_path.to_str().unwrap(),
     ]);
-    assert_eq!(totals(&table)[0], 6, "{table}");
-    assert_eq!(faults(&table, "A"), [0; 5], "{table}");
-    assert_eq!(faults(&table, "B"), [0; 5], "{table}");
+    played_cleanly(&table, 6);
     let games = replay(&pgn_path);
     let mut starts: Vec<(String, String)> = games
         .iter()
@@ -579,9 +578,7 @@ fn pawnrace_plays_through_uci() {
         "--margin",
         "400",
     ]);
-    assert_eq!(totals(&table)[0], 2, "{table}");
-    assert_eq!(faults(&table, "A"), [0; 5], "{table}");
-    assert_eq!(faults(&table, "B"), [0; 5], "{table}");
+    played_cleanly(&table, 2);
 }
 
 #[test]

@@ -124,6 +124,16 @@ pub enum Launch {
     Tcp(String),
 }
 
+/// A connection to the engine at `launch`: its process started, or its
+/// server reached.
+pub(super) fn open(launch: &Launch) -> Result<LineConn, Fault> {
+    match launch {
+        Launch::Command(argv) => LineConn::spawn(argv),
+        Launch::Tcp(addr) => LineConn::connect(addr),
+    }
+    .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start: {e}")))
+}
+
 pub(super) fn silence_fault(s: Silence, waited_for: &str) -> Fault {
     match s {
         Silence::Eof => Fault::new(FaultKind::Crash, format!("output ended {waited_for}")),
@@ -164,13 +174,7 @@ impl PawnracePlayer {
     /// The connection, opened and greeted if there is none.
     fn conn(&mut self) -> Result<&mut LineConn, Fault> {
         if self.conn.is_none() {
-            let opened = match &self.launch {
-                Launch::Command(argv) => LineConn::spawn(argv),
-                Launch::Tcp(addr) => LineConn::connect(addr),
-            };
-            let conn =
-                opened.map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start: {e}")))?;
-            self.conn = Some(conn);
+            self.conn = Some(open(&self.launch)?);
             if let Err(fault) = self.greet() {
                 self.conn = None;
                 return Err(fault);

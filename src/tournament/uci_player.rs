@@ -6,7 +6,7 @@
 
 use super::engine_proc::LineConn;
 use super::player::{
-    Answer, EngineOption, Fault, FaultKind, Launch, Player, Start, send, silence_fault,
+    Answer, EngineOption, Fault, FaultKind, Launch, Player, Start, open, send, silence_fault,
 };
 use crate::rules::{Color, Gaps, Move};
 use std::time::{Duration, Instant};
@@ -37,13 +37,7 @@ impl UciPlayer {
     /// The connection, started and through the handshake if there is none.
     fn conn(&mut self) -> Result<&mut LineConn, Fault> {
         if self.conn.is_none() {
-            let opened = match &self.launch {
-                Launch::Command(argv) => LineConn::spawn(argv),
-                Launch::Tcp(addr) => LineConn::connect(addr),
-            };
-            let conn =
-                opened.map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start: {e}")))?;
-            self.conn = Some(conn);
+            self.conn = Some(open(&self.launch)?);
             if let Err(fault) = self.handshake() {
                 self.conn = None;
                 return Err(fault);
