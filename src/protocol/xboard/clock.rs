@@ -45,6 +45,14 @@ impl Clock {
         Ok(())
     }
 
+    /// A new game: the time control stays, the depth limit and both
+    /// clocks go (the GUI sends `time` and `otim` before each move).
+    pub(super) fn new_game(&mut self) {
+        self.depth = None;
+        self.own_ms = None;
+        self.other_ms = None;
+    }
+
     /// The limits of the engine's next move as `side`; with no time command
     /// at all, the engine's default move time.
     pub(super) fn limits(&self, side: Color) -> Limits {

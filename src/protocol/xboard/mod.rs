@@ -204,7 +204,8 @@ impl XBoard {
         let mut out = self.stop_search();
         self.game = Game::new(start(), None);
         self.engine = Some(Color::Black);
-        self.clock = Clock::default();
+        // CECP: `new` keeps the time control but drops an `sd` limit.
+        self.clock.new_game();
         out.extend(self.think());
         out
     }

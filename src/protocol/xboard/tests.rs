@@ -86,3 +86,16 @@ fn undo_and_remove_take_moves_back() {
     let start = Position::from_fen(super::START_FEN, RuleSet::PAWNRACE).unwrap();
     assert_eq!(*s.game().position(), start);
 }
+
+#[test]
+fn new_keeps_the_time_control_and_drops_the_depth_limit() {
+    let mut s = XBoard::new();
+    s.handle_line("st 2");
+    s.handle_line("sd 5");
+    s.handle_line("new");
+    let out = s.handle_line("go");
+    let [Out::Search { limits, .. }] = out.as_slice() else {
+        panic!("{out:?}")
+    };
+    assert_eq!((limits.movetime_ms, limits.depth), (Some(2000), None));
+}
