@@ -64,8 +64,11 @@ fn features_variant_setup_moves_and_results() {
     assert!(status.success());
 }
 
-/// A long search does not block reading: `ping` answers at once and `?`
-/// makes the engine move now; `post` shows the thinking in CECP's form.
+/// Reading goes on during a search (`ping` is answered, `?` taken), and
+/// `post` shows the thinking in CECP's form. Whether `?` cut the search
+/// short cannot be seen here: the engine proves the start at once and
+/// moves without using its time (the session's unit tests check that `?`
+/// asks for the move).
 #[test]
 fn move_now_and_thinking_during_a_search() {
     let mut process = xboard();
@@ -188,4 +191,21 @@ fn xboard_plays_pawn_race_under_xvfb() {
         "screenshot of {} bytes",
         png.len()
     );
+}
+
+/// The end of input during a long search stops it and ends the process.
+#[test]
+fn end_of_input_mid_search_exits_0() {
+    let mut process = xboard();
+    for _ in 0..3 {
+        process.peer.line();
+    }
+    process.peer.send("st 600");
+    process.peer.send("go");
+    process.peer.send("ping 9");
+    assert_eq!(process.peer.line(), "pong 9");
+    process.peer.close_input();
+    process.peer.expect_eof();
+    let status = wait_exit(&mut process.child, Duration::from_secs(10)).expect("no exit after EOF");
+    assert!(status.success());
 }

@@ -99,3 +99,11 @@ fn new_keeps_the_time_control_and_drops_the_depth_limit() {
     };
     assert_eq!((limits.movetime_ms, limits.depth), (Some(2000), None));
 }
+
+#[test]
+fn move_now_only_during_a_search() {
+    let mut s = XBoard::new();
+    assert!(s.handle_line("?").is_empty());
+    s.handle_line("go");
+    assert_eq!(s.handle_line("?"), [Out::MoveNow]);
+}
