@@ -422,6 +422,8 @@ fn a_uci_engine_gets_its_options_and_positions_as_fen() {
     // One process for both games: the handshake once, a new game twice.
     assert_eq!(lines.iter().filter(|l| **l == "uci").count(), 1, "{sent}");
     assert_eq!(lines.iter().filter(|l| **l == "ucinewgame").count(), 2);
+    // Told to quit at the end, and given the time to read it.
+    assert_eq!(lines.last(), Some(&"quit"), "{sent}");
     let start = "position fen 8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - - 0 1";
     assert!(lines.contains(&start), "{sent}");
     assert!(
@@ -535,6 +537,24 @@ fn openings_from_positions() {
         sent.lines()
             .any(|l| l.starts_with("position fen 8/1ppppppp/8/8/8/8/PPPPPPP1/8 w - - 0 1")),
         "{sent}"
+    );
+    // `analyse` reads the games that start from a FEN.
+    let (ok, stdout, stderr) = run_binary(
+        &[
+            "analyse",
+            "--summary-only",
+            "--nodes",
+            "2000",
+            "--hash",
+            "4",
+            pgn_path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("summary all games: 6 analysed, 0 failed"),
+        "{stdout}"
     );
 
     for (contents, why) in [

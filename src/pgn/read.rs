@@ -7,8 +7,8 @@
 //! token (`1-0`, `0-1`, `1/2-1/2`, `*`), which ends the game. The tags read
 //! are `White`, `Black` (the players' names; `?` or missing gives `white`,
 //! `black`), `Variant` (`pawnrace`, the default, or `mini4`), `Gaps` (`AH`)
-//! and `FEN` (the start position, in pawnrace's position text; `SetUp` is
-//! not required). A Pawn Race game needs `Gaps` or `FEN`.
+//! and `FEN` (the start position, in pawnrace's position text or the
+//! six-field FEN `pawnrace match` writes; `SetUp` is not required). A Pawn Race game needs `Gaps` or `FEN`.
 //!
 //! Plain form: header lines `variant NAME`, `gaps XY` and `fen TEXT`, then
 //! moves in SAN (`e4`, `exd5`) or coordinates (`e2e4`), any number a line,

@@ -8,7 +8,7 @@ use std::net::{Shutdown, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// No protocol line is anywhere near this long; the cap keeps an engine
 /// that never sends a newline from filling our memory.
@@ -76,6 +76,21 @@ impl LineConn {
     pub fn send(&mut self, line: &str) -> io::Result<()> {
         self.writer.write_all(format!("{line}\n").as_bytes())?;
         self.writer.flush()
+    }
+
+    /// Sends `quit` and gives the engine `grace` to exit by itself before
+    /// the drop kills it, so that an engine that tidies up on `quit`
+    /// (flushes a log, stops its threads) gets the chance.
+    pub fn quit(mut self, grace: Duration) {
+        if self.send("quit").is_err() {
+            return;
+        }
+        let deadline = Instant::now() + grace;
+        if let Some(child) = &mut self.child {
+            while Instant::now() < deadline && matches!(child.try_wait(), Ok(None)) {
+                thread::sleep(Duration::from_millis(5));
+            }
+        }
     }
 
     /// The next line, waiting until `deadline` at most.

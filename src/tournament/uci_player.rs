@@ -11,6 +11,9 @@ use super::player::{
 use crate::rules::{Color, Gaps, Move};
 use std::time::{Duration, Instant};
 
+/// How long an engine has to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
 pub struct UciPlayer {
     launch: Launch,
     conn: Option<LineConn>,
@@ -134,11 +137,20 @@ impl Player for UciPlayer {
 
     fn end_game(&mut self, faulted: bool) {
         // A faulted engine may be in any state; a TCP session is one game.
-        if faulted || matches!(self.launch, Launch::Tcp(_)) {
-            if let Some(conn) = self.conn.as_mut() {
-                let _ = conn.send("quit");
-            }
-            self.conn = None;
+        if (faulted || matches!(self.launch, Launch::Tcp(_)))
+            && let Some(conn) = self.conn.take()
+        {
+            conn.quit(QUIT_GRACE);
+        }
+    }
+}
+
+impl Drop for UciPlayer {
+    /// At the end of the match the engine is told to `quit`, not only
+    /// killed.
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            conn.quit(QUIT_GRACE);
         }
     }
 }
