@@ -226,6 +226,13 @@ fn run(
     record: &mut GameRecord,
 ) -> Ending {
     let blame = |side: Color| move |f: Fault| (side, f);
+    // Known before anyone answers: a game lost at the greeting still says
+    // where it was to start, so that its record reads back.
+    match opening {
+        Opening::Gaps(gaps) => record.gaps = Some(gaps),
+        Opening::Position(pos) => record.setup = Some(pos),
+        Opening::BlackChooses => {}
+    }
     for colour in Color::BOTH {
         seats[colour.index()]
             .start_game(colour)

@@ -12,6 +12,8 @@ struct Scripted {
     play: Script,
     gaps: String,
     ended: Vec<bool>,
+    /// Hangs at the start of a game instead of greeting.
+    hangs_at_start: bool,
 }
 
 impl Scripted {
@@ -20,6 +22,7 @@ impl Scripted {
             play,
             gaps: "CF".into(),
             ended: Vec::new(),
+            hangs_at_start: false,
         }
     }
 }
@@ -38,7 +41,10 @@ fn first_legal(ms: u64) -> Script {
 
 impl Player for Scripted {
     fn start_game(&mut self, _colour: Color) -> Result<(), Fault> {
-        Ok(())
+        match self.hangs_at_start {
+            true => Err(Fault::new(FaultKind::Hang, "no answer to 'newgame'")),
+            false => Ok(()),
+        }
     }
     fn choose_gaps(&mut self, _go_args: &str, _patience: Duration) -> Result<Answer, Fault> {
         answer(&self.gaps, 5)
@@ -167,6 +173,30 @@ fn crashes_and_hangs_reported_by_players_lose() {
         assert_eq!(record.winner, Some(Color::White));
         assert!(record.termination_text().contains(kind.name()));
     }
+}
+
+/// A game lost before its first move still records its opening, so that
+/// its PGN reads back (and `pawnrace analyse` takes it).
+#[test]
+fn a_game_lost_at_the_start_keeps_its_opening() {
+    let mut w = Scripted::new(first_legal(1));
+    let mut b = Scripted::new(first_legal(1));
+    b.hangs_at_start = true;
+    let record = play(&mut w, &mut b, ah());
+    assert_eq!((record.winner, record.moves.len()), (Some(Color::White), 0));
+    assert_eq!(record.gaps, Some("AH".parse().unwrap()));
+    let header = pgn::Header {
+        event: "e",
+        site: "s",
+        date: "2026.01.02",
+        round: 1,
+        white: "w",
+        black: "b",
+        time_control: ["movetime 100ms"; 2],
+    };
+    let text = pgn::write_game(&header, &record);
+    let read = crate::pgn::read_games(&text).remove(0).unwrap();
+    assert_eq!(read.gaps, record.gaps);
 }
 
 #[test]
