@@ -75,6 +75,22 @@ pub struct Budget {
 }
 
 impl Limits {
+    /// These limits, or [`DEFAULT_MOVETIME_MS`] a move where they set none at
+    /// all (no depth, nodes, move time or clock, and not `infinite`): a
+    /// person typing `go`, or a GUI that never sent a time control, wants a
+    /// move, not a search that never ends.
+    pub fn or_default_movetime(mut self) -> Limits {
+        let limited = self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime_ms.is_some()
+            || self.wtime_ms.is_some()
+            || self.btime_ms.is_some();
+        if !limited && !self.infinite {
+            self.movetime_ms = Some(DEFAULT_MOVETIME_MS);
+        }
+        self
+    }
+
     /// Whether a search under these limits ends only when stopped: pondering,
     /// or `go infinite` without a depth or node limit (with one, the first
     /// limit reached ends it). At the end of input such a job is stopped;

@@ -8,7 +8,7 @@ pub use help::help;
 pub use verb::Verb;
 
 use super::reply::ErrorCode;
-use crate::engine::{DEFAULT_MOVETIME_MS, Limits};
+use crate::engine::Limits;
 use crate::rules::{Gaps, Variant};
 use crate::solver::SolveLimits;
 
@@ -334,17 +334,7 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
             _ => return Err(bad(format!("go does not know '{}'", printable(word)))),
         }
     }
-    let limited = limits.depth.is_some()
-        || limits.nodes.is_some()
-        || limits.movetime_ms.is_some()
-        || limits.wtime_ms.is_some()
-        || limits.btime_ms.is_some();
-    // Given no limit at all: a person typing `go` wants a move, not a
-    // search that never ends.
-    if !limited && !limits.infinite {
-        limits.movetime_ms = Some(DEFAULT_MOVETIME_MS);
-    }
-    Ok(limits)
+    Ok(limits.or_default_movetime())
 }
 
 #[cfg(test)]

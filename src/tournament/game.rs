@@ -218,6 +218,22 @@ pub fn play_game(
 
 type Ending = Result<(Option<Color>, Termination), (Color, Fault)>;
 
+/// Tells both players the game's gaps, black first (an autorunner black has
+/// its own proposal to get out), and gives their start.
+fn settle_gaps(
+    seats: &mut [&mut dyn Player; 2],
+    referee: &Referee,
+    gaps: Gaps,
+) -> Result<Position, (Color, Fault)> {
+    for colour in [Color::Black, Color::White] {
+        seats[colour.index()]
+            .set_gaps(gaps, referee.patience(colour))
+            .map_err(|f| (colour, f))?;
+    }
+    Ok(Position::start(RuleSet::PAWNRACE, Some(gaps))
+        .expect("gaps parsed from two file letters always make a start"))
+}
+
 fn run(
     seats: &mut [&mut dyn Player; 2],
     opening: Opening,
@@ -238,36 +254,20 @@ fn run(
             .start_game(colour)
             .map_err(blame(colour))?;
     }
-    let gaps = match opening {
-        Opening::Gaps(gaps) => Some(gaps),
+    let start = match opening {
+        Opening::Position(pos) => pos,
+        Opening::Gaps(gaps) => settle_gaps(seats, referee, gaps)?,
         Opening::BlackChooses => {
             let b = Color::Black;
             let answer = seats[b.index()]
                 .choose_gaps(&referee.go_args(b), referee.patience(b))
                 .map_err(blame(b))?;
-            Some(referee.judge_gaps(&answer).map_err(blame(b))?)
-        }
-        Opening::Position(_) => None,
-    };
-    let start = match (opening, gaps) {
-        (Opening::Position(pos), _) => {
-            record.setup = Some(pos);
-            pos
-        }
-        (_, Some(gaps)) => {
+            let gaps = referee.judge_gaps(&answer).map_err(blame(b))?;
             record.gaps = Some(gaps);
-            // Black first: an autorunner black has its own proposal to get out.
-            for colour in [Color::Black, Color::White] {
-                seats[colour.index()]
-                    .set_gaps(gaps, referee.patience(colour))
-                    .map_err(blame(colour))?;
-            }
-            Position::start(RuleSet::PAWNRACE, Some(gaps))
-                .expect("gaps parsed from two file letters always make a start")
+            settle_gaps(seats, referee, gaps)?
         }
-        (_, None) => unreachable!("every opening but a position settles its gaps"),
     };
-    let mut game = Game::new(start, gaps);
+    let mut game = Game::new(start, record.gaps);
     loop {
         if let Some(outcome) = game.outcome() {
             return Ok((outcome.winner, Termination::Rules(outcome)));
@@ -283,7 +283,7 @@ fn run(
             .go(
                 &Start {
                     position: start,
-                    gaps,
+                    gaps: record.gaps,
                 },
                 game.moves(),
                 &referee.go_args(side),

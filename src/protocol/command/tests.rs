@@ -1,6 +1,7 @@
 //! The command parser's unit tests: every verb, its arguments and its errors.
 
 use super::*;
+use crate::engine::DEFAULT_MOVETIME_MS;
 
 fn ok(line: &str) -> Command {
     parse(line).unwrap().unwrap()

@@ -88,13 +88,6 @@ impl Clock {
                 limits.movestogo = Some(self.moves_per_session);
             }
         }
-        if limits.depth.is_none()
-            && limits.movetime_ms.is_none()
-            && limits.wtime_ms.is_none()
-            && limits.btime_ms.is_none()
-        {
-            limits.movetime_ms = Some(crate::engine::DEFAULT_MOVETIME_MS);
-        }
-        limits
+        limits.or_default_movetime()
     }
 }

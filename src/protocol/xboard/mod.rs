@@ -12,6 +12,7 @@ mod clock;
 mod tests;
 
 use crate::engine::{Limits, Score, SearchInfo, SearchResult};
+use crate::protocol::variant_ini::{self, VARIANT_NAME};
 use crate::rules::{Color, Game, Move, Position, RuleSet, parse_move};
 use clock::Clock;
 use std::ops::Not;
@@ -19,9 +20,6 @@ use std::ops::Not;
 /// The variants offered: `fairy` is what XBoard sends for a variant it does
 /// not know itself; `pawnrace` is the name Fairy-Stockfish's ini gives it.
 pub const VARIANTS: &str = "pawnrace,fairy";
-
-/// The start of Pawn Race as the shipped ini's `startFen` writes it.
-pub const START_FEN: &str = "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - - 0 1";
 
 /// Fairy-Stockfish's `setup` for its pawn-only variant: the piece list,
 /// the board and family, then the position.
@@ -195,7 +193,7 @@ impl XBoard {
         }
         self.game = Game::new(start(), None);
         vec![
-            Out::Line(format!("setup {SETUP_PIECES} {START_FEN}")),
+            Out::Line(format!("setup {SETUP_PIECES} {}", start().fairy_fen(1))),
             Out::Line(PAWN_BETZA.into()),
         ]
     }
@@ -300,15 +298,15 @@ impl XBoard {
     }
 }
 
+/// The start of Pawn Race as the shipped ini's `startFen` writes it.
 fn start() -> Position {
-    Position::from_fen(START_FEN, RuleSet::PAWNRACE)
-        .expect("the shipped start position is a Pawn Race position")
+    variant_ini::start().0
 }
 
 /// `pawnrace`, `fairy`, or the board-and-family name XBoard may send back
 /// after our `setup` (`8x8+0_fairy`).
 fn is_our_variant(name: &str) -> bool {
-    name == "pawnrace" || name == "fairy" || name.ends_with("_fairy")
+    name == VARIANT_NAME || name == "fairy" || name.ends_with("_fairy")
 }
 
 fn features() -> Vec<Out> {

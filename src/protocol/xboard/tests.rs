@@ -1,6 +1,6 @@
 use super::{Out, XBoard};
 use crate::engine::{Score, SearchResult};
-use crate::rules::{Position, RuleSet, parse_move};
+use crate::rules::parse_move;
 
 fn lines(out: Vec<Out>) -> Vec<String> {
     out.into_iter()
@@ -83,7 +83,7 @@ fn undo_and_remove_take_moves_back() {
         lines(s.handle_line("undo")),
         ["Error (no move to take back): undo"]
     );
-    let start = Position::from_fen(super::START_FEN, RuleSet::PAWNRACE).unwrap();
+    let start = super::start();
     assert_eq!(*s.game().position(), start);
 }
 
