@@ -42,6 +42,8 @@ pub enum Command {
     Solve(SolveLimits),
     /// Per-position budget; both `None` means the default.
     Analyse(SolveLimits),
+    /// `explore`: every legal move's proven value, budget per move.
+    Explore(SolveLimits),
     Help,
     Quit,
 }
@@ -161,6 +163,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         Verb::Go => parse_go(&args).map(Command::Go),
         Verb::Solve => parse_solve("solve", &args).map(Command::Solve),
         Verb::Analyse | Verb::Analyze => parse_solve("analyse", &args).map(Command::Analyse),
+        Verb::Explore => parse_solve("explore", &args).map(Command::Explore),
         Verb::Perft => match args.as_slice() {
             [n] => match n.parse::<u32>() {
                 Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
@@ -248,7 +251,7 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
 }
 
 /// `solve [movetime MS] [nodes N]`; with neither it runs until `stop`.
-/// `analyse` takes the same budget, per position.
+/// `analyse` takes the same budget, per position, and `explore` per move.
 fn parse_solve(verb: &str, args: &[&str]) -> Result<SolveLimits, ParseError> {
     let mut limits = SolveLimits::default();
     for pair in args.chunks(2) {

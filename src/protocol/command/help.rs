@@ -1,6 +1,7 @@
 //! `help`'s text: one line per command.
 
 use crate::analysis::DEFAULT_POSITION_MS;
+use crate::analysis::explore::DEFAULT_MOVE_MS;
 
 /// One line per command, for `help`, in the order people meet them: the
 /// command's form and what it does.
@@ -58,6 +59,12 @@ pub fn help() -> Vec<(&'static str, String)> {
             "analyse [movetime MS] [nodes N]",
             format!(
                 "the proven value before and after every move of the game, and each move's verdict (budget per position, default movetime {DEFAULT_POSITION_MS})"
+            ),
+        ),
+        (
+            "explore [movetime MS] [nodes N]",
+            format!(
+                "every legal move with its proven value for the mover, as proofs arrive (budget per move, default movetime {DEFAULT_MOVE_MS})"
             ),
         ),
         line("help", "this list"),

@@ -32,11 +32,12 @@ pub enum Verb {
     Solve,
     Analyse,
     Analyze,
+    Explore,
     Help,
 }
 
 impl Verb {
-    pub const ALL: [Verb; 25] = [
+    pub const ALL: [Verb; 26] = [
         Verb::Uci,
         Verb::Debug,
         Verb::IsReady,
@@ -61,6 +62,7 @@ impl Verb {
         Verb::Solve,
         Verb::Analyse,
         Verb::Analyze,
+        Verb::Explore,
         Verb::Help,
     ];
 
@@ -90,6 +92,7 @@ impl Verb {
             Verb::Solve => "solve",
             Verb::Analyse => "analyse",
             Verb::Analyze => "analyze",
+            Verb::Explore => "explore",
             Verb::Help => "help",
         }
     }

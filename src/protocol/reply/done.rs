@@ -52,6 +52,13 @@ pub enum Done {
         unknown: usize,
         stopped: bool,
     },
+    /// `ok explore moves N unknown U [stopped]`: the moves listed, and how
+    /// many of them no proof reached.
+    Explore {
+        moves: usize,
+        unknown: usize,
+        stopped: bool,
+    },
 }
 
 impl Done {
@@ -137,11 +144,24 @@ impl fmt::Display for Done {
                 stopped,
             } => {
                 write!(f, "analyse plies {plies} unknown {unknown}")?;
-                if *stopped {
-                    f.write_str(" stopped")?;
-                }
-                Ok(())
+                stopped_word(f, *stopped)
+            }
+            Done::Explore {
+                moves,
+                unknown,
+                stopped,
+            } => {
+                write!(f, "explore moves {moves} unknown {unknown}")?;
+                stopped_word(f, *stopped)
             }
         }
     }
+}
+
+/// ` stopped` where `stop` cut the work short.
+fn stopped_word(f: &mut fmt::Formatter<'_>, stopped: bool) -> fmt::Result {
+    if stopped {
+        f.write_str(" stopped")?;
+    }
+    Ok(())
 }

@@ -26,6 +26,12 @@ pub enum Info {
         value: String,
         source: &'static str,
     },
+    /// `info nodes N nps N time MS hashfull H string e2e4 deciding`: the
+    /// progress of `explore`'s solve of one move.
+    Exploring {
+        mv: crate::rules::Move,
+        progress: SolveProgress,
+    },
     /// `info string proven win in 29 plies` (or `proven win` when the
     /// distance is not known yet): the score that follows is exact.
     Proven(Standing),
@@ -75,30 +81,11 @@ impl fmt::Display for Info {
                 }
                 Ok(())
             }
-            Info::Solve(p) => {
-                write!(
-                    f,
-                    "nodes {} nps {} time {} hashfull {} string ",
-                    p.nodes,
-                    p.nps(),
-                    p.time_ms,
-                    p.hashfull
-                )?;
-                match p.phase {
-                    SolvePhase::Deciding => f.write_str("deciding"),
-                    SolvePhase::Distance {
-                        value: Value::Draw, ..
-                    } => f.write_str("draw proven"),
-                    SolvePhase::Line {
-                        value: Value::Draw, ..
-                    } => f.write_str("draw proven, walking the line"),
-                    SolvePhase::Distance { value, plies } => {
-                        write!(f, "{value} proven, distance {plies} so far")
-                    }
-                    SolvePhase::Line { value, plies } => {
-                        write!(f, "{value} in {plies} plies, walking the line")
-                    }
-                }
+            Info::Solve(p) => solve_progress(f, p),
+            Info::Exploring { mv, progress } => {
+                solve_counts(f, progress)?;
+                write!(f, "{mv} ")?;
+                solve_phase(f, progress)
             }
             Info::Analyse {
                 time_ms,
@@ -112,6 +99,43 @@ impl fmt::Display for Info {
             ),
             Info::Proven(standing) => write!(f, "string proven {standing}"),
             Info::String(text) => write!(f, "string {text}"),
+        }
+    }
+}
+
+/// `nodes N nps N time MS hashfull H string <phase>`: a solve's progress.
+fn solve_progress(f: &mut fmt::Formatter<'_>, p: &SolveProgress) -> fmt::Result {
+    solve_counts(f, p)?;
+    solve_phase(f, p)
+}
+
+/// The counts of a solve's progress, up to its `string `.
+fn solve_counts(f: &mut fmt::Formatter<'_>, p: &SolveProgress) -> fmt::Result {
+    write!(
+        f,
+        "nodes {} nps {} time {} hashfull {} string ",
+        p.nodes,
+        p.nps(),
+        p.time_ms,
+        p.hashfull
+    )
+}
+
+/// Where a solve stands: `deciding`, `win proven, distance 33 so far`, ...
+fn solve_phase(f: &mut fmt::Formatter<'_>, p: &SolveProgress) -> fmt::Result {
+    match p.phase {
+        SolvePhase::Deciding => f.write_str("deciding"),
+        SolvePhase::Distance {
+            value: Value::Draw, ..
+        } => f.write_str("draw proven"),
+        SolvePhase::Line {
+            value: Value::Draw, ..
+        } => f.write_str("draw proven, walking the line"),
+        SolvePhase::Distance { value, plies } => {
+            write!(f, "{value} proven, distance {plies} so far")
+        }
+        SolvePhase::Line { value, plies } => {
+            write!(f, "{value} in {plies} plies, walking the line")
         }
     }
 }

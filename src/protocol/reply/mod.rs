@@ -15,6 +15,7 @@ pub use error::{ErrorCode, Refusal, ascii_line};
 pub use info::Info;
 
 use super::command::{ParseError, Verb};
+use crate::analysis::explore::Explored;
 use crate::rules::{Color, Position};
 use crate::solver::Proven;
 use std::fmt;
@@ -69,6 +70,15 @@ pub enum Reply {
     },
     /// `analysis ...`: one line of `analyse`'s report.
     Analysis(String),
+    /// `explore move e2e4 san e4 value white wins in 29 source book`: one
+    /// legal move of `explore`'s and its proven value (`value unknown
+    /// source none` where no proof came in the budget).
+    Explore {
+        mv: String,
+        san: String,
+        value: String,
+        source: &'static str,
+    },
 }
 
 /// A proven result as `solution` reports it: the winner (none for a
@@ -119,6 +129,16 @@ impl Reply {
     /// close it.
     pub fn shutdown_notice() -> Reply {
         Reply::say("server shutting down")
+    }
+
+    /// `explore`'s line for one move.
+    pub fn explored(m: &Explored) -> Reply {
+        Reply::Explore {
+            mv: m.mv.to_string(),
+            san: m.san.clone(),
+            value: m.value_text(),
+            source: m.after.as_ref().map_or("none", |p| p.source.name()),
+        }
     }
 
     /// `bestmove (none)`.
@@ -233,6 +253,15 @@ impl fmt::Display for Reply {
             Reply::Move { mv, san: None } => write!(f, "move {mv}"),
             Reply::Move { mv, san: Some(san) } => write!(f, "move {mv} san {san}"),
             Reply::Divide { mv, nodes } => write!(f, "{mv}: {nodes}"),
+            Reply::Explore {
+                mv,
+                san,
+                value,
+                source,
+            } => write!(
+                f,
+                "explore move {mv} san {san} value {value} source {source}"
+            ),
         }
     }
 }

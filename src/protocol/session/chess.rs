@@ -24,12 +24,14 @@ impl Session {
                 setup: Setup::StartPos(None),
                 moves,
             } => set_up(history, moves),
-            Command::Go(_) | Command::Perft(_) | Command::Solve(_) | Command::Analyse(_) => {
-                Err(fail(
-                    ErrorCode::Unsupported,
-                    "the engine plays pawn games only; in chess use move, moves, board and undo",
-                ))
-            }
+            Command::Go(_)
+            | Command::Perft(_)
+            | Command::Solve(_)
+            | Command::Analyse(_)
+            | Command::Explore(_) => Err(fail(
+                ErrorCode::Unsupported,
+                "the engine plays pawn games only; in chess use move, moves, board and undo",
+            )),
             Command::Gaps(_) | Command::Fen | Command::Position { .. } => Err(fail(
                 ErrorCode::Unsupported,
                 "chess has no gaps or position text here; position startpos [moves ...] sets it up",

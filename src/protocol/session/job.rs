@@ -1,5 +1,6 @@
 //! Work a session hands out to run off the async workers.
 
+use crate::analysis::explore::{Exploration, ExploreEvent, explore};
 use crate::analysis::{GameAnalysis, analyse};
 use crate::engine::{Engine, EngineSettings, Limits, SearchResult};
 use crate::memory::MemoryBudget;
@@ -56,6 +57,10 @@ pub(super) enum Work {
         moves: Vec<Move>,
         limits: SolveLimits,
     },
+    Explore {
+        pos: Position,
+        limits: SolveLimits,
+    },
 }
 
 impl Work {
@@ -84,6 +89,7 @@ pub(super) enum Finished {
         solution: Option<Proven>,
     },
     Analyse(GameAnalysis),
+    Explore(Exploration),
 }
 
 impl std::fmt::Debug for Job {
@@ -94,6 +100,7 @@ impl std::fmt::Debug for Job {
             Work::Perft { .. } => "perft",
             Work::Solve { .. } => "solve",
             Work::Analyse { .. } => "analyse",
+            Work::Explore { .. } => "explore",
         };
         f.debug_struct("Job").field("kind", &kind).finish()
     }
@@ -141,7 +148,9 @@ impl Job {
         match &self.work {
             Work::Search { pos, limits } => search(limits, pos.side_to_move()),
             Work::ChooseGaps { limits, .. } => search(limits, Color::Black),
-            Work::Solve { .. } | Work::Analyse { .. } => untimed(self.settings.threads),
+            Work::Solve { .. } | Work::Analyse { .. } | Work::Explore { .. } => {
+                untimed(self.settings.threads)
+            }
             Work::Perft { .. } => untimed(1),
         }
     }
@@ -204,6 +213,19 @@ impl Job {
                     emit(Reply::Info(Info::analyse(p)))
                 });
                 (Finished::Analyse(analysis), Some(engine))
+            }
+            Work::Explore { pos, limits } => {
+                let mut engine = engine(None);
+                let found = explore(&pos, engine.solver(), &limits, stop, &mut |event| {
+                    emit(match event {
+                        ExploreEvent::Valued(m) => Reply::explored(m),
+                        ExploreEvent::Solving { mv, progress } => Reply::Info(Info::Exploring {
+                            mv,
+                            progress: *progress,
+                        }),
+                    })
+                });
+                (Finished::Explore(found), Some(engine))
             }
         };
         JobDone { result, engine }

@@ -24,7 +24,7 @@ use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineSettings};
 use crate::memory::MemoryBudget;
 
 use crate::rules::{Game, Gaps, Position, RuleSet, Variant};
-use search::analyse_limits;
+use search::{analyse_limits, explore_limits};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -258,6 +258,16 @@ impl Session {
                         start,
                         moves,
                         limits: analyse_limits(limits),
+                    });
+                }
+                Err(e) => Err(e),
+            },
+            Command::Explore(limits) => match self.game() {
+                Ok(g) => {
+                    let pos = *g.position();
+                    return self.start(Work::Explore {
+                        pos,
+                        limits: explore_limits(limits),
                     });
                 }
                 Err(e) => Err(e),

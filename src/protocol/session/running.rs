@@ -105,6 +105,14 @@ impl Session {
                 lines.push(Done::analyse(&analysis).into());
                 self.close_job(lines)
             }
+            Finished::Explore(found) => self.close_job(vec![
+                Done::Explore {
+                    moves: found.moves.len(),
+                    unknown: found.unknown(),
+                    stopped: found.stopped,
+                }
+                .into(),
+            ]),
         }
     }
 

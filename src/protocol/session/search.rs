@@ -126,10 +126,19 @@ impl Session {
 
 /// `analyse` without a budget gets the command line's default per position.
 pub(super) fn analyse_limits(limits: SolveLimits) -> SolveLimits {
+    or_movetime(limits, crate::analysis::DEFAULT_POSITION_MS)
+}
+
+/// `explore` without a budget gets its default per move.
+pub(super) fn explore_limits(limits: SolveLimits) -> SolveLimits {
+    or_movetime(limits, crate::analysis::explore::DEFAULT_MOVE_MS)
+}
+
+fn or_movetime(limits: SolveLimits, ms: u64) -> SolveLimits {
     if limits.nodes.is_none() && limits.movetime_ms.is_none() {
         SolveLimits {
             nodes: None,
-            movetime_ms: Some(crate::analysis::DEFAULT_POSITION_MS),
+            movetime_ms: Some(ms),
         }
     } else {
         limits

@@ -27,7 +27,7 @@ const SILENT_IN_UCI = new Set([
 // The protocol's own commands, which take a session out of UCI mode.
 const OWN = new Set([
   "newgame", "gaps", "move", "undo", "moves", "board", "d", "fen", "perft", "solve", "analyse",
-  "analyze", "help",
+  "analyze", "explore", "help",
 ]);
 
 // The traffic kept for the console and for tests; old lines fall off.

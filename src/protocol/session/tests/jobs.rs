@@ -180,3 +180,37 @@ fn multipv_reports_the_best_lines_with_different_first_moves() {
     let best = word_after(at_depth_3[0], "pv");
     assert_eq!(out.last().unwrap(), &format!("bestmove {best}"));
 }
+
+#[test]
+fn a_stopped_explore_lists_every_move_once_the_rest_unknown() {
+    let mut s = Session::new(SessionOptions::default());
+    drive(
+        &mut s,
+        &["position startpos gaps AE moves e2e4 a7a5 e4e5 a5a4 c2c4"],
+    );
+    let Action::Run(job) = s.handle_line("explore") else {
+        panic!("explore must start a job")
+    };
+    assert!(matches!(s.handle_line("isready"), Action::Reply(l) if text(&l) == ["readyok"]));
+    assert!(matches!(s.handle_line("stop"), Action::Reply(l) if l.is_empty()));
+    let mut lines = Vec::new();
+    let done = job.run(&mut |l| lines.push(l.to_string()));
+    let Action::Reply(end) = s.finish(done) else {
+        panic!("explore ends in a reply")
+    };
+    lines.extend(text(&end));
+    let moves: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("explore move "))
+        .collect();
+    assert_eq!(moves.len(), 13, "{lines:?}");
+    assert!(
+        moves
+            .iter()
+            .all(|l| l.ends_with(" value unknown source none"))
+    );
+    assert_eq!(
+        finals(&lines),
+        ["ok explore moves 13 unknown 13 stopped", "ok stop"]
+    );
+}

@@ -32,6 +32,7 @@ fn sample(verb: Verb) -> &'static str {
         Verb::Solve => "solve nodes 1000",
         Verb::Analyse => "analyse nodes 100",
         Verb::Analyze => "analyze nodes 100",
+        Verb::Explore => "explore nodes 100",
         Verb::Help => "help",
     }
 }
