@@ -26,10 +26,12 @@ pub enum Info {
         value: String,
         source: &'static str,
     },
-    /// `info nodes N nps N time MS hashfull H string e2e4 deciding`: the
-    /// progress of `explore`'s solve of one move.
+    /// `info nodes N nps N time MS hashfull H string after e2e4 (black to
+    /// move): deciding`: the progress of `explore`'s solve of the position
+    /// after one move, for the side to move there.
     Exploring {
         mv: crate::rules::Move,
+        side_after: crate::rules::Color,
         progress: SolveProgress,
     },
     /// `info string proven win in 29 plies` (or `proven win` when the
@@ -82,9 +84,13 @@ impl fmt::Display for Info {
                 Ok(())
             }
             Info::Solve(p) => solve_progress(f, p),
-            Info::Exploring { mv, progress } => {
+            Info::Exploring {
+                mv,
+                side_after,
+                progress,
+            } => {
                 solve_counts(f, progress)?;
-                write!(f, "{mv} ")?;
+                write!(f, "after {mv} ({} to move): ", side_after.name())?;
                 solve_phase(f, progress)
             }
             Info::Analyse {

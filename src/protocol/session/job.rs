@@ -216,11 +216,13 @@ impl Job {
             }
             Work::Explore { pos, limits } => {
                 let mut engine = engine(None);
+                let side_after = !pos.side_to_move();
                 let found = explore(&pos, engine.solver(), &limits, stop, &mut |event| {
                     emit(match event {
                         ExploreEvent::Valued(m) => Reply::explored(m),
                         ExploreEvent::Solving { mv, progress } => Reply::Info(Info::Exploring {
                             mv,
+                            side_after,
                             progress: *progress,
                         }),
                     })
