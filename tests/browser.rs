@@ -13,7 +13,7 @@ mod common;
 #[path = "common/page.rs"]
 mod page;
 
-use browser::{Browser, output_dir};
+use browser::{Browser, Screen, output_dir};
 use common::ServerProcess;
 use fantoccini::Locator;
 use fantoccini::key::Key;
@@ -24,19 +24,7 @@ use serde_json::json;
 const RACE: &str = "8/p7/8/3p4/8/3P4/7P/8 w -";
 
 async fn open(test: &str) -> Option<(ServerProcess, Browser)> {
-    let browser = Browser::start(test).await?;
-    let server = ServerProcess::spawn_with_http(&[]);
-    let http = server.http.expect("an HTTP address");
-    browser
-        .client
-        .goto(&format!("http://{http}/"))
-        .await
-        .expect("open the page");
-    // The page starts a game at once: white, gaps AH, a person to move.
-    browser
-        .wait_until("document.body.dataset.state === 'your-move'")
-        .await;
-    Some((server, browser))
+    open_page(test, Screen::Desktop).await
 }
 
 /// The engine's time per move, set by a key on its slider.
@@ -111,7 +99,25 @@ async fn check_result_banner(b: &Browser) {
     };
     let mut want = sentence.to_string();
     want[..1].make_ascii_uppercase();
-    assert_eq!(b.text("#banner").await, format!("{want} ({token})"));
+    // The person plays white in these games: the banner says how it went
+    // for them, in the colour of that (green won, red lost, yellow drawn).
+    let (said, outcome) = match result.as_str() {
+        "white-wins" => ("You won. ", "won"),
+        "black-wins" => ("You lost. ", "lost"),
+        _ => ("", "draw"),
+    };
+    // The banner's text, then its close button's.
+    assert_eq!(
+        b.text("#banner").await,
+        format!("{said}{want} ({token})\u{d7}")
+    );
+    let colour = b
+        .js(
+            "return document.getElementById('banner').dataset.outcome;",
+            vec![],
+        )
+        .await;
+    assert!(is(&colour, outcome), "banner outcome {colour}");
     let shown = b
         .js(
             "return document.getElementById('banner').dataset.result;",
@@ -270,7 +276,7 @@ async fn the_pages_traffic_is_the_protocol_and_replays_over_tcp() {
     assert!(
         b.text("#banner")
             .await
-            .starts_with("White wins by promotion"),
+            .starts_with("You won. White wins by promotion"),
         "{}",
         b.text("#banner").await
     );

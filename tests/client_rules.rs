@@ -1,39 +1,27 @@
-//! The clients' copies of the protocol's rules, held to the server's own:
-//! the page's `web/protocol.js` and the Python client. A copy that drifts
+//! The clients' rules of the protocol, held to the server's own: the
+//! page's `web/protocol.js` (which takes the server's lists from the
+//! `vocabulary.js` it serves) and the Python client's copy. A copy that drifts
 //! pairs replies with the wrong commands. The page once left `d` and
 //! `analyze` out of its own commands: after `uci` then `d` the server had
 //! left UCI mode but the page had not, so a `stop` during a search (the
 //! page's Move now) got an `ok stop` the page did not wait for, and every
 //! later reply answered the command before it.
 
-use pawnrace::protocol::{FINAL_WORDS, Verb, is_final_line};
+use pawnrace::protocol::{FINAL_WORDS, is_final_line};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 const PAGE: &str = include_str!("../src/server/web/protocol.js");
 
-/// The text between `head` and `tail` in the page's script.
-fn page_between(head: &str, tail: &str) -> &'static str {
-    let start = PAGE
-        .find(head)
-        .unwrap_or_else(|| panic!("protocol.js has no `{head}`"))
-        + head.len();
-    let len = PAGE[start..]
-        .find(tail)
-        .unwrap_or_else(|| panic!("protocol.js: `{head}` has no `{tail}`"));
-    &PAGE[start..start + len]
-}
-
-/// The quoted words of `const <name> = new Set([...]);` in the page's
-/// script, sorted.
-fn page_set(name: &str) -> Vec<String> {
-    let list = page_between(&format!("const {name} = new Set(["), "]);");
-    sorted(
-        list.split(',')
-            .map(|w| w.trim().trim_matches('"').to_string())
-            .filter(|w| !w.is_empty())
-            .collect(),
-    )
+/// The page takes the server's lists from `vocabulary.js`, which the server
+/// writes from [`Verb`] and [`FINAL_WORDS`] (its unit test checks the
+/// words); a list of its own would be a second source that can drift.
+#[test]
+fn the_page_takes_the_servers_words_and_keeps_no_copy() {
+    assert!(PAGE.contains("import { FINAL_WORDS, OWN, SILENT_IN_UCI } from \"./vocabulary.js\";"));
+    for verb in ["\"newgame\"", "\"setoption\"", "\"uciok\""] {
+        assert!(!PAGE.contains(verb), "protocol.js spells {verb} itself");
+    }
 }
 
 fn sorted(mut words: Vec<String>) -> Vec<String> {
@@ -41,38 +29,8 @@ fn sorted(mut words: Vec<String>) -> Vec<String> {
     words
 }
 
-/// The words of the verbs `rule` holds for, sorted.
-fn verbs(rule: fn(Verb) -> bool) -> Vec<String> {
-    sorted(
-        Verb::ALL
-            .into_iter()
-            .filter(|v| rule(*v))
-            .map(|v| v.word().to_string())
-            .collect(),
-    )
-}
-
 fn final_words() -> Vec<String> {
     sorted(FINAL_WORDS.iter().map(|w| w.to_string()).collect())
-}
-
-#[test]
-fn the_page_leaves_uci_mode_on_the_commands_the_server_does() {
-    assert_eq!(page_set("OWN"), verbs(Verb::leaves_uci));
-}
-
-#[test]
-fn the_page_waits_for_no_reply_where_uci_mode_gives_none() {
-    assert_eq!(page_set("SILENT_IN_UCI"), verbs(Verb::silent_in_uci));
-}
-
-#[test]
-fn the_page_tells_final_lines_by_the_servers_words() {
-    let words = page_between("const FINAL = /^(", ")( |$)/;");
-    assert_eq!(
-        sorted(words.split('|').map(str::to_string).collect()),
-        final_words()
-    );
 }
 
 /// Replies and lines that only look like them.

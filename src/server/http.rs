@@ -45,6 +45,10 @@ const FILES: &[(&str, &str, &[u8])] = files![
     "thinking.js" => JS,
     "analysis.js" => JS,
     "console.js" => JS,
+    "explorer.js" => JS,
+    "replay.js" => JS,
+    "graph.js" => JS,
+    "favicon.svg" => SVG,
     "vendor/cm-chessboard/LICENSE" => TEXT,
     "vendor/cm-chessboard/src/Chessboard.js" => JS,
     "vendor/cm-chessboard/src/model/ChessboardState.js" => JS,
@@ -107,17 +111,26 @@ pub(crate) async fn serve(
 async fn file(uri: Uri) -> Response {
     let path = match uri.path().trim_start_matches('/') {
         "" => "index.html",
+        // Browsers ask for it whatever the page's <link> says.
+        "favicon.ico" => "favicon.svg",
         path => path,
     };
-    match FILES.iter().find(|(name, _, _)| *name == path) {
-        Some((_, kind, body)) => (
+    let found = match path {
+        "vocabulary.js" => Some((JS, super::vocabulary::SCRIPT.as_bytes())),
+        _ => FILES
+            .iter()
+            .find(|(name, _, _)| *name == path)
+            .map(|(_, kind, body)| (*kind, *body)),
+    };
+    match found {
+        Some((kind, body)) => (
             [
-                (header::CONTENT_TYPE, *kind),
+                (header::CONTENT_TYPE, kind),
                 // The files change with the binary: always ask again.
                 (header::CACHE_CONTROL, "no-cache"),
                 (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
             ],
-            *body,
+            body,
         )
             .into_response(),
         None => (StatusCode::NOT_FOUND, "not found\n").into_response(),

@@ -14,6 +14,7 @@ mod scheduler;
 mod stats;
 pub mod stdio;
 mod tcp;
+mod vocabulary;
 pub mod xboard;
 
 pub use codec::{Frame, LineFramer};

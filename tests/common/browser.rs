@@ -2,6 +2,9 @@
 //! for the tests of the page. Only `tests/browser.rs` includes this module:
 //! the other test crates need no browser.
 
+// Each browser test crate uses its own subset of these helpers.
+#![allow(dead_code)]
+
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
@@ -35,13 +38,24 @@ pub struct Browser {
     pub client: Client,
     driver: Child,
     profile: PathBuf,
+    /// Where the browser saves downloads.
+    pub downloads: PathBuf,
+}
+
+/// The screen a test's browser has.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// A desktop window, 1280x1000, with a mouse.
+    Desktop,
+    /// A phone: a 390x844 viewport with touch (and no hover).
+    Phone,
 }
 
 impl Browser {
-    /// Chromium and chromedriver as Debian installs them (or as
+    /// Chromium and chromedriver as Debian installs them, on `screen` (or as
     /// `PAWNRACE_CHROMIUM` and `PAWNRACE_CHROMEDRIVER` name them). `None`
     /// where they are absent outside CI (see [`crate::common::tool_missing`]).
-    pub async fn start(test: &str) -> Option<Browser> {
+    pub async fn start_on(test: &str, screen: Screen) -> Option<Browser> {
         let named = |var: &str, names: &[&str]| match std::env::var_os(var) {
             Some(path) => Some(PathBuf::from(path)).filter(|p| p.is_file()),
             None => on_path(names),
@@ -58,6 +72,9 @@ impl Browser {
             return None;
         };
         let profile = output_dir().join(format!("profile-{test}-{}", std::process::id()));
+        let downloads = output_dir().join(format!("downloads-{test}"));
+        let _ = std::fs::remove_dir_all(&downloads);
+        std::fs::create_dir_all(&downloads).expect("a downloads folder");
         // A port picked free may be handed out again before chromedriver
         // binds it: then the driver exits, or the port answers for another
         // test's driver, which may end first. So the tests start their
@@ -77,18 +94,21 @@ impl Browser {
                 .spawn()
                 .expect("start chromedriver");
             let _ = std::fs::remove_dir_all(&profile);
-            match connect(port, &mut child, &chromium, &profile).await {
+            match connect(port, &mut child, &chromium, &profile, &downloads, screen).await {
                 Ok(client) => {
                     let browser = Browser {
                         client,
                         driver: child,
                         profile,
+                        downloads,
                     };
-                    browser
-                        .client
-                        .set_window_size(1280, 1000)
-                        .await
-                        .expect("size the window");
+                    if screen == Screen::Desktop {
+                        browser
+                            .client
+                            .set_window_size(1280, 1000)
+                            .await
+                            .expect("size the window");
+                    }
                     return Some(browser);
                 }
                 Err(e) => {
@@ -208,6 +228,8 @@ async fn connect(
     driver: &mut Child,
     chromium: &Path,
     profile: &Path,
+    downloads: &Path,
+    screen: Screen,
 ) -> Result<Client, String> {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -220,7 +242,7 @@ async fn connect(
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let options = json!({
+    let mut options = json!({
         "binary": chromium,
         "args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -228,7 +250,16 @@ async fn connect(
             "--disable-dev-shm-usage", "--hide-scrollbars",
             format!("--user-data-dir={}", profile.display()),
         ],
+        "prefs": {
+            "download.default_directory": downloads,
+            "download.prompt_for_download": false,
+        },
     });
+    if screen == Screen::Phone {
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 1, "touch": true },
+        });
+    }
     let mut capabilities = serde_json::Map::new();
     capabilities.insert("goog:chromeOptions".into(), options);
     ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())

@@ -1,15 +1,53 @@
 //! What the browser tests read from the page (the board's pieces, the
 //! move list, the page's protocol traffic) and how they replay that traffic
-//! over TCP. Only `tests/browser.rs` includes this module.
+//! over TCP. Only the browser tests (`tests/browser.rs`, `tests/board*.rs`)
+//! include this module.
 
-use crate::browser::Browser;
-use crate::common::{Peer, Recv};
+// Each browser test crate uses its own subset of these helpers.
+#![allow(dead_code)]
+
+use crate::browser::{Browser, Screen};
+use crate::common::{Peer, Recv, ServerProcess};
 use fantoccini::Locator;
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::Duration;
+
+/// The real server with its page, and a browser on `screen` that opened
+/// it and saw its first game start (white, gaps AH, a person to move).
+/// `None` where there is no browser outside CI.
+pub async fn open_page(test: &str, screen: Screen) -> Option<(ServerProcess, Browser)> {
+    let browser = Browser::start_on(test, screen).await?;
+    let server = ServerProcess::spawn_with_http(&[]);
+    let http = server.http.expect("an HTTP address");
+    browser
+        .client
+        .goto(&format!("http://{http}/"))
+        .await
+        .expect("open the page");
+    browser
+        .wait_until("document.body.dataset.state === 'your-move'")
+        .await;
+    Some((server, browser))
+}
+
+/// Sends `line` and reads its reply: the lines before the final one (but
+/// `info` lines), and the final line.
+pub fn ask(peer: &Peer, line: &str) -> (Vec<String>, String) {
+    peer.send(line);
+    let mut lines = Vec::new();
+    loop {
+        let got = peer.line();
+        if pawnrace::protocol::is_final_line(&got) {
+            return (lines, got);
+        }
+        if !got.starts_with("info ") {
+            lines.push(got);
+        }
+    }
+}
 
 /// Square -> piece (`wp`, `bp`), as the board widget draws it.
 pub async fn pieces_on_board(b: &Browser) -> BTreeMap<String, String> {

@@ -1,7 +1,8 @@
 // The page: a board for pawnrace, written as a plain client of its own
 // protocol (protocol.md) over the WebSocket at /ws. This file wires the
 // parts to the document: play.js (a game), analysis.js (a recorded game's
-// analysis), thinking.js (the engine's search), console.js (raw lines).
+// analysis), explorer.js (every move's proven value), graph.js (the value
+// over a game), thinking.js (the engine's search), console.js (raw lines).
 
 import { LineClient } from "./protocol.js";
 import { BoardView } from "./board.js";
@@ -9,7 +10,9 @@ import { ThinkingView } from "./thinking.js";
 import { Play, MOVETIMES, movetimeText } from "./play.js";
 import { Analysis } from "./analysis.js";
 import { Console } from "./console.js";
-import { parsePgn, gameTitle } from "./pgn.js";
+import { Explorer } from "./explorer.js";
+import { drawGraph } from "./graph.js";
+import { parsePgn, gameTitle, download } from "./pgn.js";
 import { capitalized } from "./notation.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,6 +22,20 @@ const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host
 const client = new LineClient(url);
 const board = new BoardView($("board"));
 const thinking = new ThinkingView($("thinking"));
+// Which tab's game the board shows: "play" or "analyse".
+let tab = "play";
+// The explorer's switch, per tab: off against the engine by default (it
+// would be a cheat by accident), on in analysis.
+const explorerOn = { play: false, analyse: true };
+$("explore-on").addEventListener("change", () => (explorerOn[tab] = $("explore-on").checked));
+
+// A move picked in the explorer: played in a game, tried in an analysis.
+const explorer = new Explorer(
+  url,
+  $("explorer"),
+  (uci) => (tab === "analyse" ? analysis.tryMove(uci) : play.pick(uci)),
+  (fen, rows) => analysis.legalMoves(fen, rows),
+);
 
 // Moves as a score sheet, one <li> per move number. With `onClick` each
 // ply is a button that shows that position.
@@ -55,36 +72,70 @@ function renderMoves(list, moves, offset, { verdicts = [], titles = [], current 
   list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
 }
 
+// The banner a game's end shows until it is closed or the game changes.
+let bannerShown = "";
 const play = new Play(client, board, thinking, {
   root: document.body,
   message: (text) => ($("message").textContent = text),
-  // `over`: the game's end as `board` says it ({result, reason, sentence}).
-  banner(over, token) {
+  // `over`: the game's end as `board` says it ({result, reason, sentence});
+  // `outcome`: the person's ("won", "lost", "draw", "watched").
+  banner(over, token, outcome) {
     const banner = $("banner");
-    banner.hidden = !over;
+    const key = over ? `${play.generation} ${over.sentence}` : "";
+    if (key !== bannerShown) banner.dataset.closed = "";
+    bannerShown = key;
+    banner.hidden = !over || banner.dataset.closed === "yes";
     banner.dataset.result = over?.result ?? "";
+    banner.dataset.outcome = outcome ?? "";
     if (!over) return banner.replaceChildren();
     const result = document.createElement("span");
     result.className = "token";
     result.textContent = `(${token})`;
-    banner.replaceChildren(`${capitalized(over.sentence)} `, result);
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "close";
+    close.textContent = "\u00d7";
+    close.title = "Close, to see the board";
+    close.setAttribute("aria-label", "close");
+    close.addEventListener("click", () => {
+      banner.dataset.closed = "yes";
+      banner.hidden = true;
+    });
+    const said = { won: "You won. ", lost: "You lost. ", draw: "", watched: "" }[outcome] ?? "";
+    banner.replaceChildren(`${said}${capitalized(over.sentence)} `, result, close);
   },
-  moveList: (moves, offset) => renderMoves($("moves"), moves, offset),
+  moveList: (moves, offset, current, onClick) => renderMoves($("moves"), moves, offset, { current, onClick }),
+  shown(fen) {
+    if (tab === "play") explorer.show(fen);
+  },
+  gapsChosen(gaps) {
+    if (!gaps) return;
+    const form = $("setup").elements;
+    form["gap-white"].value = gaps[0];
+    form["gap-black"].value = gaps[1];
+  },
   info: (text) => ($("game-info").textContent = text),
   legalMoves(legal) {
     $("legal-moves").replaceChildren(...legal.map((m) => new Option(m.san, m.san)));
     $("move-input").disabled = legal.length === 0;
     $("move-submit").disabled = legal.length === 0;
   },
-  controls({ stop, undo, pause, paused }) {
+  controls({ stop, undo, pause, paused, reviewing, connected }) {
     $("stop").disabled = !stop;
     $("undo").disabled = !undo;
     $("pause").hidden = !pause;
     $("pause").textContent = paused ? "Resume" : "Pause";
+    $("new-game").disabled = !connected;
+    if (tab === "play") $("back-to-game").hidden = !reviewing;
+    if (!connected) {
+      $("move-input").disabled = true;
+      $("move-submit").disabled = true;
+    }
   },
 });
+play.scratch = explorer;
 
-const analysis = new Analysis(url, board, {
+const analysis = new Analysis(url, board, explorer, {
   progress: (text) => ($("analysis-progress").textContent = text),
   running(running) {
     $("stop-analysis").disabled = !running;
@@ -109,14 +160,56 @@ const analysis = new Analysis(url, board, {
     for (const s of summaries) row([s.side, ...columns.map((c) => s[c] ?? "")], "td");
   },
   detail: (text) => ($("ply-detail").textContent = text),
+  // At a spoiled move: what would have kept the result.
+  alternatives(keep) {
+    const box = $("alternatives");
+    box.hidden = !keep;
+    if (!keep) return box.replaceChildren();
+    const head = document.createElement("p");
+    head.textContent = keep.moves.length
+      ? `Instead of ${keep.label}, these kept the result:`
+      : `Instead of ${keep.label}: ${keep.note}`;
+    const moves = keep.moves.map((m) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "kept-move";
+      b.dataset.uci = m.uci;
+      b.textContent = `${m.san}: ${m.words}`;
+      b.title = "Show the position before the spoiled move";
+      b.addEventListener("click", () => keep.show());
+      return b;
+    });
+    box.replaceChildren(head, ...moves);
+  },
+  sideLine(line) {
+    const box = $("side-line");
+    box.hidden = !line;
+    if (tab === "analyse") $("back-to-game").hidden = !line;
+    if (!line) return box.replaceChildren();
+    const head = document.createElement("span");
+    head.textContent = `Side line from ${line.from}: `;
+    const moves = line.moves.map((m) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = m.text;
+      if (m.at === line.at) b.setAttribute("aria-current", "step");
+      b.addEventListener("click", () => line.pick(m.at));
+      return b;
+    });
+    box.replaceChildren(head, ...moves);
+  },
+  graph: (values, verdicts, current, onPick) => drawGraph($("value-graph"), values, verdicts, current, onPick),
 });
 
 new Console(client, $("console"), () => play.refresh());
 
-// Connection state, shown in the header.
+// Connection state, shown in the header; without it nothing can be played.
 client.listen((dir) => {
   if (dir === "open") $("connection").textContent = "connected";
-  if (dir === "closed") $("connection").textContent = "disconnected: reload the page for a new session";
+  if (dir === "closed") {
+    $("connection").textContent = "disconnected: reload the page for a new session";
+    play.disconnected();
+  }
 });
 
 // The gaps: one row of files per side, radio buttons (arrow keys move
@@ -171,11 +264,29 @@ $("setup").addEventListener("change", updateSetup);
 $("setup").addEventListener("input", updateSetup);
 $("setup").addEventListener("submit", (event) => {
   event.preventDefault();
-  play.newGame(settings());
+  const chosen = settings();
+  // On when watching or playing both sides, off against the engine.
+  explorerOn.play = chosen.seat === "both" || chosen.seat === "none";
+  if (tab === "play") explorer.enabled = explorerOn.play;
+  play.newGame(chosen);
 });
 $("pause").addEventListener("click", () => play.togglePause());
 
 $("flip").addEventListener("click", () => board.flip());
+$("back-to-game").addEventListener("click", () => (tab === "analyse" ? analysis.backToGame() : play.backToGame()));
+$("copy-pgn").addEventListener("click", () => copy(play.pgn()));
+$("download-pgn").addEventListener("click", () => download("pawnrace-game.pgn", play.pgn()));
+$("copy-analysis").addEventListener("click", () => copy(analysis.pgn()));
+$("download-analysis").addEventListener("click", () => download("pawnrace-analysis.pgn", analysis.pgn()));
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    $("message").textContent = "PGN copied.";
+  } catch {
+    $("message").textContent = "The browser did not allow copying: use Download PGN.";
+  }
+}
 $("undo").addEventListener("click", () => play.undo());
 $("stop").addEventListener("click", () => play.stopSearch());
 $("move-form").addEventListener("submit", (event) => {
@@ -188,6 +299,7 @@ $("move-form").addEventListener("submit", (event) => {
 
 // Tabs: the board shows the game of the tab in view.
 function showTab(name) {
+  tab = name;
   const analysing = name === "analyse";
   $("tab-play").setAttribute("aria-selected", String(!analysing));
   $("tab-analyse").setAttribute("aria-selected", String(analysing));
@@ -197,8 +309,13 @@ function showTab(name) {
   play.active = !analysing;
   analysis.active = analysing;
   board.lock();
-  if (analysing) analysis.show();
-  else play.show();
+  $("back-to-game").hidden = true;
+  explorer.enabled = explorerOn[name];
+  if (analysing) analysis.showFreeBoard();
+  else {
+    play.render();
+    play.show();
+  }
 }
 $("tab-play").addEventListener("click", () => showTab("play"));
 $("tab-analyse").addEventListener("click", () => showTab("analyse"));
@@ -253,10 +370,10 @@ document.addEventListener("keydown", (event) => {
     s: () => (analysing ? analysis.stop() : play.stopSearch()),
     u: () => !analysing && play.undo(),
     "/": () => !analysing && $("move-input").focus(),
-    ArrowLeft: () => analysing && analysis.step(-1),
-    ArrowRight: () => analysing && analysis.step(1),
-    Home: () => analysing && analysis.go(0),
-    End: () => analysing && analysis.go(Infinity),
+    ArrowLeft: () => (analysing ? analysis.step(-1) : play.step(-1)),
+    ArrowRight: () => (analysing ? analysis.step(1) : play.step(1)),
+    Home: () => (analysing ? analysis.go(0) : play.review(0)),
+    End: () => (analysing ? analysis.go(Infinity) : play.backToGame()),
   };
   const action = keys[event.key];
   if (!action) return;
@@ -265,7 +382,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 // For tests and the curious: the page's sessions and their traffic.
-window.pawnrace = { client, play, analysis, board };
+window.pawnrace = { client, play, analysis, board, explorer, downloads: [] };
 
 updateSetup();
 showTab("play");

@@ -77,3 +77,55 @@ export function gameTitle(game, index) {
   const start = t.Gaps ? `gaps ${t.Gaps}` : t.FEN ? "set-up position" : "no start";
   return `${index + 1}. ${players}, ${start}, ${game.result} (${game.moves.length} plies)`;
 }
+
+// A game as PGN: `tags` ([name, value] pairs, in order), then the
+// movetext from `sans` (`offset` 1 when black moved first), each move
+// followed by its `marks[i]` (`??`) and `{comments[i]}` where given, and
+// the result; lines wrapped at 80 columns as the PGN standard asks.
+export function writePgn({ tags, sans, offset = 0, result = "*", marks = [], comments = [] }) {
+  const escape = (v) => String(v).replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+  const head = tags.map(([name, value]) => `[${name} "${escape(value)}"]`);
+  const tokens = [];
+  sans.forEach((san, i) => {
+    const p = offset + i;
+    if (p % 2 === 0) tokens.push(`${p / 2 + 1}.`);
+    else if (i === 0 || comments[i - 1]) tokens.push(`${(p - 1) / 2 + 1}...`);
+    tokens.push(`${san}${marks[i] ?? ""}`);
+    if (comments[i]) tokens.push(`{${comments[i].replace(/[{}]/g, "")}}`);
+  });
+  tokens.push(result);
+  const lines = [];
+  let line = "";
+  for (const token of tokens.join(" ").split(" ")) {
+    if (line && line.length + 1 + token.length > 80) {
+      lines.push(line);
+      line = token;
+    } else {
+      line = line ? `${line} ${token}` : token;
+    }
+  }
+  if (line) lines.push(line);
+  return `${head.join("\n")}\n\n${lines.join("\n")}\n`;
+}
+
+// The Seven Tag Roster's date: today, `2026.11.26`.
+export function pgnDate(now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}.${pad(now.getMonth() + 1)}.${pad(now.getDate())}`;
+}
+
+// Offers `text` as a file named `name` (a download), and remembers it for
+// the page's tests (`pawnrace.downloads`).
+export function download(name, text) {
+  const blob = new Blob([text], { type: "application/x-chess-pgn" });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  (window.pawnrace ??= {}).downloads ??= [];
+  window.pawnrace.downloads.push({ name, text });
+}

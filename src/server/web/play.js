@@ -3,7 +3,9 @@
 // page asks it (`board`, `moves`) after every change and shows what it
 // says, so the page never has rules of its own to get wrong.
 
-import { numbered, parseBoard, parseMoveReply, parseMoves, sanOf, sideOf } from "./notation.js";
+import { parseBoard, parseMoveReply, parseMoves, sanOf, sideOf } from "./notation.js";
+import { pgnDate, writePgn } from "./pgn.js";
+import { replay } from "./replay.js";
 
 // The engine's time per move, one per step of the slider.
 export const MOVETIMES = [50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000];
@@ -31,6 +33,18 @@ export class Play {
     this.paused = false;
     this.chain = Promise.resolve();
     this.active = true;
+    // The position after each move, as the server wrote it (`fens[0]`
+    // the start): what review shows and the explorer values.
+    this.fens = [];
+    // The ply shown while reviewing the game; null: the game as it is.
+    this.viewPly = null;
+    // Why there is no game: null, "refused" (the start position) or
+    // "disconnected".
+    this.trouble = null;
+    // Ends the pause a watched game makes between moves (Move now).
+    this.cutPace = null;
+    // Lent by the page: a session of its own for chores (see Explorer).
+    this.scratch = null;
   }
 
   // Runs `task` after the ones before it, so that the page's commands to
@@ -60,7 +74,10 @@ export class Play {
       };
       this.movetime = settings.movetime;
       this.moves = [];
+      this.fens = [];
+      this.viewPly = null;
       this.startFen = null;
+      this.trouble = null;
       this.thinking.idle();
       await this.command("newgame");
       if (settings.fen) {
@@ -68,6 +85,7 @@ export class Play {
         if (reply.final.startsWith("error ")) {
           // The session has no game now; say why and wait for another.
           this.state = null;
+          this.trouble = "refused";
           this.render();
           this.show();
           this.ui.message(`The start position: ${errorText(reply.final)}`);
@@ -99,8 +117,14 @@ export class Play {
     // squares); the console may have changed the game behind it.
     const same = state.history.length === this.moves.length &&
       state.history.every((san, i) => this.moves[i].san === san);
-    if (!same) this.moves = state.history.map((san) => ({ uci: null, san }));
     if (state.history.length === 0) this.startFen = state.fen;
+    if (same) {
+      this.fens.length = this.moves.length;
+      this.fens[this.moves.length] = state.fen;
+    } else {
+      await this.rebuild(state);
+    }
+    if (this.viewPly !== null && this.viewPly >= this.fens.length) this.viewPly = null;
     this.state = state;
     this.legal = [];
     if (!state.status && this.seats[state.side] === "human") {
@@ -110,20 +134,84 @@ export class Play {
     this.show();
   }
 
-  // Draws the game on the board, when the play view is the one shown.
+  // The console changed the game behind the page: its moves and positions
+  // are replayed from the start into the page's chore session, so that
+  // review and the explorer have the server's positions again.
+  async rebuild(state) {
+    this.moves = state.history.map((san) => ({ uci: null, san }));
+    this.fens = [];
+    const start = state.gaps ? { gaps: state.gaps } : this.startFen ? { fen: this.startFen } : null;
+    if (!start || !this.scratch) {
+      this.fens[this.moves.length] = state.fen;
+      return;
+    }
+    try {
+      const game = await this.scratch.chore((command) => replay(command, start, state.history));
+      if (game.fens.at(-1) === state.fen) {
+        this.moves = game.moves;
+        this.fens = game.fens;
+        return;
+      }
+    } catch (e) {
+      // The start was not this game's: only the position now is known.
+      void e;
+    }
+    this.fens[this.moves.length] = state.fen;
+  }
+
+  // Draws the game on the board, when the play view is the one shown: the
+  // position reviewed, or the game as it is.
   show() {
     if (!this.active) return;
     if (!this.state) {
       this.board.show("8/8/8/8/8/8/8/8", null);
+      this.ui.shown(null);
       return;
     }
-    const last = this.moves.at(-1);
-    this.board.show(this.state.fen, last?.uci ?? null);
+    const ply = this.viewPly ?? this.moves.length;
+    const fen = this.viewPly === null ? this.state.fen : this.fens[ply];
+    this.board.show(fen, ply > 0 ? this.moves[ply - 1]?.uci ?? null : null);
+    this.ui.shown(fen);
     this.offerMove();
+  }
+
+  // Shows the position after `ply` moves (0: the start) while the game
+  // goes on; the game as it is again at its last ply.
+  review(ply) {
+    if (!this.state) return;
+    const last = this.moves.length;
+    const target = Math.max(0, Math.min(last, ply));
+    this.viewPly = target === last || this.fens[target] === undefined ? null : target;
+    this.board.lock();
+    this.render();
+    this.show();
+  }
+
+  step(delta) {
+    this.review((this.viewPly ?? this.moves.length) + delta);
+  }
+
+  backToGame() {
+    this.review(Infinity);
+  }
+
+  // A move picked in the explorer: played when a person is to move in
+  // the game as it is.
+  pick(uci) {
+    if (this.viewPly !== null) {
+      this.ui.message("Back to the game first to play a move; Analyse tries moves from any position.");
+      return;
+    }
+    if (!this.legal.some((m) => m.uci === uci)) {
+      this.ui.message("It is not your move.");
+      return;
+    }
+    this.run(() => this.move(uci));
   }
 
   offerMove() {
     const side = this.state?.side;
+    if (this.viewPly !== null || this.trouble) return;
     if (!this.active || !this.state || this.state.status || this.searching || this.seats[side] !== "human") return;
     this.board.allow(side, this.legal, (uci) => this.run(() => this.move(uci)));
   }
@@ -151,8 +239,9 @@ export class Play {
     this.searching = true;
     this.render();
     const search = this.client.send(`go movetime ${this.movetime}`, (line) => this.thinking.line(line));
-    // A watched game goes at the chosen pace even where proofs are instant.
-    const pace = this.watching ? sleep(this.movetime) : null;
+    // A watched game goes at the chosen pace even where proofs are
+    // instant; Move now cuts the pause short.
+    const pace = this.watching ? this.pause(this.movetime) : null;
     let reply;
     try {
       reply = await search;
@@ -164,6 +253,7 @@ export class Play {
     const words = reply.final.split(" ");
     if (reply.final.startsWith("ok gaps ")) {
       this.thinking.gaps(words[2]);
+      this.ui.gapsChosen(words[2]);
     } else if (words[0] === "bestmove" && words[1] !== "(none)") {
       this.moves.push({ uci: words[1], san: sanOf(words[1]) });
       this.thinking.done(words[1]);
@@ -200,18 +290,41 @@ export class Play {
       do {
         await this.command("undo");
         this.moves.pop();
+        this.fens.length = this.moves.length + 1;
         this.state = { ...this.state, status: null, side: this.state.side === "white" ? "black" : "white" };
       } while (anyHuman && this.moves.length > 0 && this.seats[this.state.side] === "engine");
       this.paused = this.paused || !anyHuman;
+      this.viewPly = null;
       this.thinking.idle();
       await this.sync();
       await this.turns();
     });
   }
 
-  // The engine moves now, with what it has found (protocol `stop`).
+  // The engine moves now, with what it has found (protocol `stop`); in a
+  // watched game the pause before its move is cut short too.
   stopSearch() {
-    if (this.searching) this.client.send("stop").catch(() => {});
+    if (!this.searching) return;
+    this.cutPace?.();
+    this.client.send("stop").catch(() => {});
+  }
+
+  pause(ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.cutPace = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => (this.cutPace = null));
+  }
+
+  // The session is gone: nothing can be played or asked any more.
+  disconnected() {
+    this.trouble = "disconnected";
+    this.searching = false;
+    this.board.lock();
+    this.render();
   }
 
   halt() {
@@ -245,25 +358,43 @@ export class Play {
   render() {
     const over = this.state?.status ?? null;
     const side = this.state?.side;
-    const humanToMove = !over && this.state && this.seats[side] === "human" && !this.searching;
-    this.ui.root.dataset.state = over ? "over" : this.searching ? "thinking"
-      : humanToMove ? "your-move" : this.paused ? "paused" : "waiting";
-    this.ui.banner(over, RESULT_TOKEN[over?.result] ?? "*");
-    this.ui.moveList(this.moves, this.plyOffset());
+    const live = !this.trouble;
+    const humanToMove = live && !over && this.state && this.seats[side] === "human" && !this.searching;
+    this.ui.root.dataset.state = this.trouble === "disconnected" ? "disconnected" : over ? "over"
+      : this.searching ? "thinking" : humanToMove ? "your-move" : this.paused ? "paused" : "waiting";
+    this.ui.banner(over, RESULT_TOKEN[over?.result] ?? "*", this.outcomeFor(over));
+    this.ui.moveList(this.moves, this.plyOffset(), this.viewPly ?? this.moves.length, (ply) => this.review(ply));
     this.ui.info(this.describe());
-    this.ui.legalMoves(humanToMove ? this.legal : []);
+    this.ui.legalMoves(humanToMove && this.viewPly === null ? this.legal : []);
     this.ui.controls({
-      stop: this.searching,
-      undo: this.moves.length > 0 && !this.searching && (!this.watching || this.paused),
-      pause: this.watching && !over,
+      stop: live && this.searching,
+      undo: live && this.moves.length > 0 && !this.searching && (!this.watching || this.paused),
+      pause: live && this.watching && !over,
       paused: this.paused,
+      reviewing: this.viewPly !== null,
+      connected: this.trouble !== "disconnected",
     });
+  }
+
+  // The end as the person at the board sees it: "won", "lost", "draw",
+  // or "watched" when they played both sides or none.
+  outcomeFor(over) {
+    if (!over) return null;
+    if (over.result === "draw") return "draw";
+    const humans = ["white", "black"].filter((s) => this.seats[s] === "human");
+    if (humans.length !== 1) return "watched";
+    return over.result === `${humans[0]}-wins` ? "won" : "lost";
   }
 
   // `Gaps AF (white has no a-pawn, black no f-pawn) · you play white ·
   // the engine thinks 200 ms a move`
   describe() {
-    if (!this.state) return "The engine (black) chooses the gaps\u2026";
+    if (this.trouble === "disconnected") return "Disconnected from the server: reload the page for a new session.";
+    if (this.trouble === "refused") return "No game: the start position was refused. Correct it or clear it, then New game.";
+    if (!this.client.connected) return "Connecting to the server\u2026";
+    if (!this.state) {
+      return this.seats.black === "engine" ? "The engine (black) chooses the gaps\u2026" : "Starting the game\u2026";
+    }
     const gaps = this.state.gaps;
     const start = gaps
       ? `Gaps ${gaps} (white has no ${gaps[0].toLowerCase()}-pawn, black no ${gaps[1].toLowerCase()}-pawn)`
@@ -274,16 +405,23 @@ export class Play {
     return `${start} \u00b7 ${you}${engine}`;
   }
 
-  // The game so far as PGN, for the analysis view.
+  // The game so far as PGN: for the analysis view, to copy, to download.
   pgn() {
     const name = (side) => (this.seats[side] === "human" ? "you" : "pawnrace");
     const result = RESULT_TOKEN[this.state?.status?.result] ?? "*";
-    const lines = [`[White "${name("white")}"]`, `[Black "${name("black")}"]`, `[Result "${result}"]`];
-    if (this.state?.gaps) lines.push(`[Gaps "${this.state.gaps}"]`);
-    else if (this.startFen) lines.push(`[FEN "${this.startFen}"]`, `[SetUp "1"]`);
-    const sans = this.moves.map((m) => m.san);
-    lines.push("", `${numbered(sans, this.plyOffset())} ${result}`.trim());
-    return lines.join("\n");
+    const tags = [
+      ["Event", "pawnrace board"],
+      ["Site", location.host || "?"],
+      ["Date", pgnDate()],
+      ["Round", "-"],
+      ["White", name("white")],
+      ["Black", name("black")],
+      ["Result", result],
+      ["Variant", "pawnrace"],
+    ];
+    if (this.state?.gaps) tags.push(["Gaps", this.state.gaps]);
+    else if (this.startFen) tags.push(["SetUp", "1"], ["FEN", this.startFen]);
+    return writePgn({ tags, sans: this.moves.map((m) => m.san), offset: this.plyOffset(), result });
   }
 }
 
@@ -299,6 +437,3 @@ export function errorText(final) {
   return final.replace(/^error \S+ /, "");
 }
 
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

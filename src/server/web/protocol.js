@@ -9,26 +9,15 @@
 // answered right after the search's own lines, ahead of lines still waiting.
 // In UCI mode some commands get no reply at all.
 
-const FINAL = /^(uciok|readyok|bestmove|solution|ok|error)( |$)/;
+import { FINAL_WORDS, OWN, SILENT_IN_UCI } from "./vocabulary.js";
+
+// The server's own lists, served as a module it writes from them
+// (vocabulary.js): one source, so the page cannot pair a reply with the
+// wrong command over a word the two spell differently.
+const FINAL = new RegExp(`^(${FINAL_WORDS.join("|")})( |$)`);
 
 // Commands answered out of turn, and the final line that answers each.
 const OUT_OF_TURN = { isready: "readyok", ponderhit: "ok ponderhit", stop: "ok stop" };
-
-// The server's lists (pawnrace::protocol::Verb), which a test holds these
-// to: a copy that differs pairs replies with the wrong commands.
-
-// In UCI mode these get no final line (a `stop` still ends the search;
-// `debug` and `register`, which the engine does not take, are answered by
-// an info line alone).
-const SILENT_IN_UCI = new Set([
-  "debug", "setoption", "register", "ucinewgame", "position", "stop", "ponderhit", "quit", "exit",
-]);
-
-// The protocol's own commands, which take a session out of UCI mode.
-const OWN = new Set([
-  "newgame", "gaps", "move", "undo", "moves", "board", "d", "fen", "perft", "solve", "analyse",
-  "analyze", "explore", "help",
-]);
 
 // The traffic kept for the console and for tests; old lines fall off.
 const KEEP_TRAFFIC = 100000;

@@ -20,6 +20,7 @@ export class ThinkingView {
     this.ply = ply;
     this.proven = null;
     this.root.dataset.proven = "";
+    this.root.dataset.proving = "";
     this.who.textContent = `The engine (${mover}) is thinking\u2026`;
     this.value.textContent = "";
     this.stats.textContent = "";
@@ -36,6 +37,10 @@ export class ThinkingView {
         this.proven = proven;
         this.root.dataset.proven = proven;
         this.value.replaceChildren(proven, " ", small("proven"));
+      } else if (info.nodes !== undefined) {
+        // The solver at work: `info nodes ... string deciding`.
+        this.root.dataset.proving = info.string;
+        this.showStats(info, `proving: ${info.string}`);
       }
       return;
     }
@@ -47,13 +52,16 @@ export class ThinkingView {
       const note = info.score.kind === "mate" ? "found by search" : "estimate, white's view";
       this.value.replaceChildren(text, " ", small(note));
     }
-    const stats = [];
-    if (info.depth !== undefined) stats.push(`depth ${info.depth}${info.seldepth ? `/${info.seldepth}` : ""}`);
+    this.showStats(info, info.depth !== undefined ? `depth ${info.depth}${info.seldepth ? `/${info.seldepth}` : ""}` : null);
+    if (info.pv) this.pv.textContent = numbered(info.pv.map(sanOf), this.ply);
+  }
+
+  showStats(info, what) {
+    const stats = what ? [what] : [];
     if (info.nodes !== undefined) stats.push(`${count(info.nodes)} nodes`);
     if (info.nps) stats.push(`${count(info.nps)} nodes/s`);
     if (info.time !== undefined) stats.push(`${info.time} ms`);
     this.stats.textContent = stats.join(" \u00b7 ");
-    if (info.pv) this.pv.textContent = numbered(info.pv.map(sanOf), this.ply);
   }
 
   // The search ended with `bestmove` (coordinates), or none.
@@ -71,8 +79,16 @@ export class ThinkingView {
     this.pv.textContent = "";
   }
 
+  // Nothing is being searched: what the last search said is cleared too
+  // (after Undo it spoke of a position no longer on the board).
   idle(text = "The engine waits.") {
     this.who.textContent = text;
+    this.value.textContent = "";
+    this.stats.textContent = "";
+    this.pv.textContent = "";
+    this.proven = null;
+    this.root.dataset.proven = "";
+    this.root.dataset.proving = "";
   }
 }
 
