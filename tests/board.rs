@@ -195,7 +195,10 @@ async fn a_game_is_reviewed_by_its_move_list_and_downloaded_as_pgn() {
         b.js("return pawnrace.play.viewPly;", vec![]).await,
         json!(1)
     );
-    assert!(!legal_moves(&b).await.is_empty(), "the game's moves are kept");
+    assert!(
+        !legal_moves(&b).await.is_empty(),
+        "the game's moves are kept"
+    );
     assert_eq!(
         b.js(
             "return document.getElementById('move-input').disabled;",

@@ -388,5 +388,8 @@ updateSetup();
 showTab("play");
 client.connect().then(
   () => play.newGame(settings()),
-  (e) => ($("connection").textContent = e.message),
+  (e) => {
+    $("connection").textContent = e.message;
+    play.disconnected();
+  },
 );
