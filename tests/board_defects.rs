@@ -75,7 +75,7 @@ async fn console_lines_during_a_search_keep_the_page_in_step() {
     b.wait_until("pawnrace.client.traffic.some(t => t.line === 'd')")
         .await;
     b.click("#stop").await;
-    b.wait_until("document.body.dataset.state === 'your-move' && pawnrace.play.moves.length === 1")
+    b.wait_until("document.body.dataset.state === 'your-move' && pawnrace.play.moves.length === 1 && pawnrace.client.idle")
         .await;
     let traffic = traffic(&b, "client").await;
     assert!(traffic.iter().any(|(d, l)| d == "<" && l == "uciok"));

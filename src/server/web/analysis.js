@@ -228,10 +228,18 @@ export class Analysis {
     );
   }
 
-  // The explorer listed the moves of `fen`: the board takes them there.
+  // The explorer listed the moves of `fen`: the board takes them there
+  // (once: the values that follow change no move, and taking the moves
+  // again would drop a pawn being dragged).
   legalMoves(fen, rows) {
-    if (!this.active || fen !== this.fen) return;
+    if (!this.active || fen !== this.fen || this.offering(fen)) return;
+    this.offered = fen;
     this.board.allow(sideOf(fen), rows, (uci) => this.tryMove(uci));
+  }
+
+  // Whether the board takes the moves of `fen` from this view now.
+  offering(fen) {
+    return fen !== undefined && this.offered === fen && this.board.onMove !== null;
   }
 
   label(ply) {
@@ -250,8 +258,11 @@ export class Analysis {
     this.ui.sideLine(this.sideLine());
     this.ui.graph(this.game ? this.fens.map((_, i) => this.values[i]) : [], this.verdicts, current, (ply) => this.go(ply));
     if (!this.active) return;
-    this.board.lock();
     const fen = this.fen;
+    if (!this.offering(fen)) {
+      this.board.lock();
+      this.offered = null;
+    }
     if (!fen) {
       this.board.show("8/8/8/8/8/8/8/8", null);
       this.explorer.show(null);

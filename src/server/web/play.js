@@ -125,11 +125,14 @@ export class Play {
       await this.rebuild(state);
     }
     if (this.viewPly !== null && this.viewPly >= this.fens.length) this.viewPly = null;
-    this.state = state;
-    this.legal = [];
+    // The state and its moves change together: a page between the two
+    // would offer a person's turn with nothing to play.
+    let legal = [];
     if (!state.status && this.seats[state.side] === "human") {
-      this.legal = parseMoves((await this.client.send("moves")).lines);
+      legal = parseMoves((await this.client.send("moves")).lines);
     }
+    this.state = state;
+    this.legal = legal;
     this.render();
     this.show();
   }
