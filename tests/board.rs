@@ -199,13 +199,8 @@ async fn a_game_is_reviewed_by_its_move_list_and_downloaded_as_pgn() {
         !legal_moves(&b).await.is_empty(),
         "the game's moves are kept"
     );
-    assert_eq!(
-        b.js(
-            "return document.getElementById('move-input').disabled;",
-            vec![]
-        )
-        .await,
-        json!(true),
+    assert!(
+        move_field_disabled(&b).await,
         "no move is played from a position under review"
     );
     // The explorer values the position reviewed.
@@ -224,14 +219,7 @@ async fn a_game_is_reviewed_by_its_move_list_and_downloaded_as_pgn() {
         "document.getElementById('back-to-game').hidden && pawnrace.play.viewPly === null",
     )
     .await;
-    assert_eq!(
-        b.js(
-            "return document.getElementById('move-input').disabled;",
-            vec![]
-        )
-        .await,
-        json!(false)
-    );
+    assert!(!move_field_disabled(&b).await);
 
     // The game as a file: the Seven Tag Roster, the gaps, the moves.
     b.click("#download-pgn").await;

@@ -82,14 +82,7 @@ async fn console_lines_during_a_search_keep_the_page_in_step() {
     assert!(traffic.iter().any(|(d, l)| d == "<" && l == "ok stop"));
     assert_eq!(move_list(&b, "#moves").await.len(), 1);
     assert!(!legal_moves(&b).await.is_empty());
-    assert_eq!(
-        b.js(
-            "return document.getElementById('move-input').disabled;",
-            vec![]
-        )
-        .await,
-        json!(false)
-    );
+    assert!(!move_field_disabled(&b).await);
     // And on: the person moves, the engine thinks, Move now again.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let m = choose(&legal_moves(&b).await, true);

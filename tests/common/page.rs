@@ -237,3 +237,13 @@ pub fn replay_over_tcp(addr: SocketAddr, traffic: &[(String, String)]) -> String
 pub fn is(value: &Value, text: &str) -> bool {
     value.as_str() == Some(text)
 }
+
+/// Whether the field to type a move in is disabled (no move to play now).
+pub async fn move_field_disabled(b: &Browser) -> bool {
+    b.js(
+        "return document.getElementById('move-input').disabled;",
+        vec![],
+    )
+    .await
+        == Value::Bool(true)
+}
