@@ -22,12 +22,12 @@ mod search;
 mod time;
 mod tt;
 
-pub use report::{Score, SearchInfo, SearchResult};
+pub use report::{Progress, Score, SearchInfo, SearchResult};
 pub use time::{DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
 
 use crate::memory::{MemoryBudget, Reservation};
 use crate::rules::{Gaps, Position, RuleSet};
-use crate::solver::Solver;
+use crate::solver::{SolveProgress, Solver};
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::Instant;
@@ -238,8 +238,25 @@ impl Engine {
         stop: &Stop,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.search_reporting(since, pos, limits, stop, &mut |p| {
+            if let Progress::Search(i) = p {
+                info(i)
+            }
+        })
+    }
+
+    /// [`Engine::search_since`], telling `report` of the solver's progress
+    /// too while it proves before the search (see [`Progress`]).
+    pub fn search_reporting(
+        &mut self,
+        since: Instant,
+        pos: &Position,
+        limits: &Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(Progress<'_>),
+    ) -> SearchResult {
         let run = self.run_since(since);
-        self.run(pos, limits, &run, stop, info)
+        self.run(pos, limits, &run, stop, report)
     }
 
     fn run_since(&self, since: Instant) -> Run {
@@ -256,32 +273,45 @@ impl Engine {
         limits: &Limits,
         run: &Run,
         stop: &Stop,
-        info: &mut dyn FnMut(&SearchInfo),
+        report: &mut dyn FnMut(Progress<'_>),
     ) -> SearchResult {
         let clock = Clock::since(run.since);
         let budget = Budget::for_search(limits, pos.side_to_move(), run.move_overhead_ms);
+        let mut tally = proven::Tally::new(&clock, report);
         let proof = proven::proven(
             || self.solver(),
             pos,
             &budget,
             limits.ponder,
-            &clock,
             stop,
-            info,
+            &mut tally,
         );
+        // The search's lines and result count the proofs' nodes too: they
+        // are the whole go's work.
+        let proved = tally.nodes;
         let result = match proof {
             proven::Course::Play(result) => result,
-            proven::Course::Search { avoid } => search::iterate(
-                &mut self.tt,
-                pos,
-                limits,
-                run.multipv,
-                &budget,
-                &clock,
-                stop,
-                &avoid,
-                info,
-            ),
+            proven::Course::Search { avoid } => {
+                let mut result = search::iterate(
+                    &mut self.tt,
+                    pos,
+                    limits,
+                    run.multipv,
+                    &budget,
+                    &clock,
+                    stop,
+                    &avoid,
+                    &mut |i| {
+                        let go = SearchInfo {
+                            nodes: proved + i.nodes,
+                            ..i.clone()
+                        };
+                        report(Progress::Search(&go))
+                    },
+                );
+                result.nodes += proved;
+                result
+            }
         };
         if limits.is_unbounded() {
             // It ends only on `stop`, even after a proof or the depth cap.
@@ -306,9 +336,26 @@ impl Engine {
         limits: &Limits,
         stop: &Stop,
     ) -> Gaps {
+        self.choose_gaps_reporting(since, rules, limits, stop, &mut |_| {})
+    }
+
+    /// [`Engine::choose_gaps_since`], telling `solving` of the solver's
+    /// progress where the pairs' searches prove: nodes counted over the
+    /// whole choice, time from `since`. The pairs' search lines are not
+    /// told: they are about other positions than the game's.
+    pub fn choose_gaps_reporting(
+        &mut self,
+        since: Instant,
+        rules: &RuleSet,
+        limits: &Limits,
+        stop: &Stop,
+        solving: &mut dyn FnMut(&SolveProgress),
+    ) -> Gaps {
         let run = self.run_since(since);
         let budget = Budget::for_search(limits, crate::rules::Color::Black, run.move_overhead_ms);
         let clock = Clock::since(since);
+        // Nodes of the pairs searched so far.
+        let mut spent = 0;
         gaps::choose(rules, limits, &budget, &clock, stop, &mut |pos, sub| {
             // The budget kept the overhead back once for the whole choice;
             // kept back again from every pair's share, a one-second choice
@@ -319,7 +366,17 @@ impl Engine {
                 move_overhead_ms: 0,
                 multipv: 1,
             };
-            self.run(pos, sub, &each, stop, &mut |_| {})
+            let result = self.run(pos, sub, &each, stop, &mut |p| {
+                if let Progress::Solve(p) = p {
+                    solving(&SolveProgress {
+                        nodes: spent + p.nodes,
+                        time_ms: clock.elapsed_ms(),
+                        ..*p
+                    })
+                }
+            });
+            spent += result.nodes;
+            result
         })
     }
 }

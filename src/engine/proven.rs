@@ -20,11 +20,11 @@
 //! proof at `ponderhit` quick. `go depth` and `go nodes` stay a plain
 //! search, whose node counts are a signature of its behaviour.
 
-use super::report::{Score, SearchInfo, SearchResult, proven_score};
+use super::report::{Progress, Score, SearchInfo, SearchResult, proven_score};
 use super::time::{Budget, Clock};
 use crate::proofs;
 use crate::rules::{Move, Position};
-use crate::solver::{MoveBounds, Proven, SolveLimits, Solver, Standing, Value};
+use crate::solver::{MoveBounds, Proven, SolveLimits, SolveProgress, Solver, Standing, Value};
 use crate::stop::Stop;
 
 /// The search's own time in a move: the solver gets what the move's time
@@ -70,19 +70,63 @@ pub(super) enum Course {
     Search { avoid: Vec<Move> },
 }
 
+/// A go's proofs as it reports them: what the solver spent so far and the
+/// go's clock, so that every line it reports counts the whole go (a
+/// client saw a 1.4 s proof end as "51 nodes, 34 nodes/s": the search's
+/// own).
+pub(super) struct Tally<'a> {
+    /// Nodes the go's finished proofs searched (their own thread's, as
+    /// `solve` counts them).
+    pub(super) nodes: u64,
+    clock: &'a Clock,
+    report: &'a mut dyn FnMut(Progress<'_>),
+}
+
+impl<'a> Tally<'a> {
+    pub(super) fn new(clock: &'a Clock, report: &'a mut dyn FnMut(Progress<'_>)) -> Tally<'a> {
+        Tally {
+            nodes: 0,
+            clock,
+            report,
+        }
+    }
+
+    /// The running proof's progress, as the go's.
+    fn proving(&mut self, p: &SolveProgress) {
+        let go = SolveProgress {
+            nodes: self.nodes + p.nodes,
+            time_ms: self.clock.elapsed_ms(),
+            ..*p
+        };
+        (self.report)(Progress::Solve(&go));
+    }
+
+    /// A line of the search's (a proven move's), as it is.
+    fn searched(&mut self, info: &SearchInfo) {
+        (self.report)(Progress::Search(info));
+    }
+
+    /// Counts the proof `solver` just ran, finished or cut short.
+    fn spent(&mut self, solver: &Solver) {
+        self.nodes += solver.last_nodes();
+    }
+}
+
 /// A proven move, or what the search should leave out. The engine's solver
 /// is asked for (`solver`, which makes it on first use) only when the
 /// tables do not know the position; without a clock nothing is looked up.
+/// The solver's progress and the proven move's line go to `tally`, which
+/// keeps the nodes spent.
 pub(super) fn proven<'s>(
     solver: impl FnOnce() -> &'s mut Solver,
     pos: &Position,
     budget: &Budget,
     ponder: bool,
-    clock: &Clock,
     stop: &Stop,
-    info: &mut dyn FnMut(&SearchInfo),
+    tally: &mut Tally<'_>,
 ) -> Course {
     let nothing = Course::Search { avoid: Vec::new() };
+    let clock = tally.clock;
     // Pondering proves until stopped; otherwise the clock gives a share.
     let share = match (budget.total_ms(), ponder) {
         (_, true) => None,
@@ -90,29 +134,40 @@ pub(super) fn proven<'s>(
         (None, false) => return nothing,
     };
     if let Some(e) = proofs::known(pos) {
-        return play(pos, Some(e.standing()), e.line, 0, clock, info).unwrap_or(nothing);
+        let line = &mut |i: &SearchInfo| tally.searched(i);
+        return play(pos, Some(e.standing()), e.line, 0, clock, line).unwrap_or(nothing);
     }
     let solver = solver();
     // What is left of the share: the clock may have started before the
     // search did (a command that waited for a search slot).
-    let decided = match solver.decide(pos, &within(share, clock), stop) {
+    let decided =
+        solver.decide_reporting(pos, &within(share, clock), stop, &mut |p| tally.proving(p));
+    tally.spent(solver);
+    let decided = match decided {
         Some(d) => Ok(d),
-        None => decide_with_the_search_time(solver, pos, budget, ponder, clock, stop),
+        None => decide_with_the_search_time(solver, pos, budget, ponder, stop, tally),
     };
     let decided: Proven = match decided {
         Ok(d) => d,
-        Err(bounds) => return from_bounds(pos, &bounds, solver.last_nodes(), clock, info),
+        Err(bounds) => {
+            let nodes = tally.nodes;
+            let line = &mut |i: &SearchInfo| tally.searched(i);
+            return from_bounds(pos, &bounds, nodes, clock, line);
+        }
     };
     // The distance, with what is left of the share.
-    let mut nodes = 0;
-    if let Some(s) = solver.solve(pos, &within(share, clock), stop, &mut |p| nodes = p.nodes)
-        && let Some(r) = play(pos, Some(s.standing()), s.line, nodes, clock, info)
+    let solved = solver.solve(pos, &within(share, clock), stop, &mut |p| tally.proving(p));
+    tally.spent(solver);
+    let nodes = tally.nodes;
+    let line = &mut |i: &SearchInfo| tally.searched(i);
+    if let Some(s) = solved
+        && let Some(r) = play(pos, Some(s.standing()), s.line, nodes, clock, line)
     {
         return r;
     }
     match decided.line.first() {
         Some(&m) => {
-            play(pos, Some(decided.standing()), vec![m], nodes, clock, info).unwrap_or(nothing)
+            play(pos, Some(decided.standing()), vec![m], nodes, clock, line).unwrap_or(nothing)
         }
         // A loss whose distance is not known: the search holds out as it can.
         None => nothing,
@@ -138,16 +193,17 @@ fn decide_with_the_search_time(
     pos: &Position,
     budget: &Budget,
     ponder: bool,
-    clock: &Clock,
     stop: &Stop,
+    tally: &mut Tally<'_>,
 ) -> Result<Proven, Vec<MoveBounds>> {
     let bounds = solver.move_bounds(pos);
     if ponder || !holds_a_draw(&bounds) {
         return Err(bounds);
     }
-    solver
-        .decide(pos, &within(budget.total_ms(), clock), stop)
-        .ok_or_else(|| solver.move_bounds(pos))
+    let limits = within(budget.total_ms(), tally.clock);
+    let decided = solver.decide_reporting(pos, &limits, stop, &mut |p| tally.proving(p));
+    tally.spent(solver);
+    decided.ok_or_else(|| solver.move_bounds(pos))
 }
 
 /// No proof of the position: a move the table proves winning is played;

@@ -1,10 +1,11 @@
-//! What a search reports: the protocol's [`Score`], the progress of a search
-//! ([`SearchInfo`]) and its result ([`SearchResult`]), and the conversions
-//! into scores from the search's internal scale and from proofs.
+//! What a search reports: the protocol's [`Score`], the progress of a
+//! search ([`SearchInfo`], and the solver's with it: [`Progress`]) and its
+//! result ([`SearchResult`]), and the conversions into scores from the
+//! search's internal scale and from proofs.
 
 use crate::eval::score::{EVAL_LIMIT, MATE_BOUND, SEARCH_MATE};
 use crate::rules::Move;
-use crate::solver::{Standing, Value};
+use crate::solver::{SolveProgress, Standing, Value};
 use std::fmt;
 
 /// A search score from the side to move's point of view.
@@ -48,6 +49,18 @@ impl SearchInfo {
     pub fn nps(&self) -> u64 {
         self.nodes * 1000 / self.time_ms.max(1)
     }
+}
+
+/// What a search tells on its way ([`super::Engine::search_reporting`]).
+/// Both count the whole search: nodes are the solver's and the search's
+/// together, time runs from the search's start.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// An iteration completed, or a move was found proven.
+    Search(&'a SearchInfo),
+    /// The solver at work on a proof before the search: about once a
+    /// second, and as each of its phases ends.
+    Solve(&'a SolveProgress),
 }
 
 /// What a search settled on. `best` is `None` only when the position has no

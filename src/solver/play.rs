@@ -8,7 +8,7 @@ use super::questions::{decision_score, describe, table_move_first, terminal_scor
 use super::race;
 use super::relative::up;
 use super::search::Ctx;
-use super::{Proven, SolveLimits, SolveProgress, Solver, Source, Value};
+use super::{Proven, SolveLimits, SolvePhase, SolveProgress, Solver, Source, Value};
 use crate::eval::score::SOLVER_WIN;
 use crate::eval::threatens_win;
 use crate::rules::{Move, Position};
@@ -35,6 +35,21 @@ impl Solver {
     /// was raised first. Cut off after the first proof, the table still proves which
     /// moves hold the draw ([`Solver::move_bounds`]).
     pub fn decide(&mut self, pos: &Position, limits: &SolveLimits, stop: &Stop) -> Option<Proven> {
+        self.decide_reporting(pos, limits, stop, &mut |_| {})
+    }
+
+    /// [`Solver::decide`], telling `progress` what [`Solver::solve`] tells
+    /// while it decides: about once a second, then once as the decision
+    /// ends (the value proven, with the distance its proof bounds, or
+    /// still deciding where it was cut off), so that a client sees the
+    /// work of a move-time proof as it sees a `solve`'s.
+    pub fn decide_reporting(
+        &mut self,
+        pos: &Position,
+        limits: &SolveLimits,
+        stop: &Stop,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Option<Proven> {
         let decided = |value, keep: Option<Move>| Proven {
             value,
             plies: None,
@@ -44,12 +59,16 @@ impl Solver {
         if let Some(s) = terminal_score(pos) {
             return Some(decided(value_of(s), None));
         }
-        let mut quiet = |_: &SolveProgress| {};
         let helper: super::Helper = |ctx, pos| {
             decision_score(ctx, pos);
         };
-        self.run(pos, limits, stop, &mut quiet, helper, |ctx| {
+        self.run(pos, limits, stop, progress, helper, |ctx| {
             let score = decision_score(ctx, pos);
+            if !ctx.aborted {
+                let (value, plies) = describe(score);
+                ctx.phase = SolvePhase::Distance { value, plies };
+            }
+            ctx.report();
             if ctx.aborted {
                 return None;
             }
@@ -158,6 +177,36 @@ mod tests {
             movetime_ms: None,
         };
         assert_eq!(Solver::new(4).decide(&race, &one, &stop), None);
+    }
+
+    /// A decision ends as `solve`'s does, reporting the value proven (with
+    /// the distance its proof bounds), or, cut off, that it was deciding.
+    #[test]
+    fn a_decision_reports_how_it_ended() {
+        let stop = Stop::new();
+        let mut seen = Vec::new();
+        let mut solver = Solver::new(4);
+        let p = pos("8/pp6/8/8/8/8/6PP/8 w -");
+        let d = solver
+            .decide_reporting(&p, &SolveLimits::default(), &stop, &mut |r| seen.push(*r))
+            .unwrap();
+        let last = seen.last().expect("a report at the end");
+        assert!(
+            matches!(last.phase, SolvePhase::Distance { value, .. } if value == d.value),
+            "{last:?} for {d:?}"
+        );
+        assert!(last.nodes > 0 && last.nodes <= solver.last_nodes());
+        let one = SolveLimits {
+            nodes: Some(1),
+            movetime_ms: None,
+        };
+        let mut seen = Vec::new();
+        let cut = Solver::new(4).decide_reporting(&p, &one, &stop, &mut |r| seen.push(*r));
+        assert_eq!(cut, None);
+        assert_eq!(
+            seen.iter().map(|r| r.phase).collect::<Vec<_>>(),
+            [SolvePhase::Deciding]
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::{Course, MoveBounds, SEARCH_MS, from_bounds, solver_share};
 use crate::engine::time::Clock;
-use crate::engine::{Engine, Limits, Score};
+use crate::engine::{Engine, Limits, Progress, Score};
 use crate::proofs::book::Book;
 use crate::proofs::known_in;
 use crate::proofs::openings::Openings;
@@ -167,4 +167,51 @@ fn a_clock_buys_a_proof() {
     };
     engine.search(&pos, &depth, &stop, &mut |i| proofs.push(i.proven));
     assert!(proofs.iter().all(Option::is_none));
+}
+
+/// The whole game with black to move first: no table knows it, and no
+/// decision comes within a move's time.
+const UNKNOWN: &str = "8/1ppppppp/8/8/8/8/PPPPPPP1/8 b -";
+
+/// A go that proves before it searches tells the solver's progress first,
+/// counted over the whole go, and the search's lines after count the
+/// solver's nodes with the search's own.
+#[test]
+fn a_proof_is_told_as_it_goes_and_counted_in_the_search() {
+    let pos = Position::from_fen(UNKNOWN, RuleSet::PAWNRACE).unwrap();
+    let limits = Limits {
+        movetime_ms: Some(1500),
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(16);
+    let (mut solving, mut lines) = (Vec::new(), Vec::new());
+    let since = std::time::Instant::now();
+    let r = engine.search_reporting(since, &pos, &limits, &Stop::new(), &mut |p| match p {
+        Progress::Solve(p) => {
+            assert!(lines.is_empty(), "the proof comes before the search");
+            solving.push(*p);
+        }
+        Progress::Search(i) => lines.push(i.clone()),
+    });
+    let told = solving.last().expect("the solver's progress is told");
+    assert!(
+        solving
+            .windows(2)
+            .all(|w| w[0].nodes <= w[1].nodes && w[0].time_ms <= w[1].time_ms),
+        "{solving:?}"
+    );
+    let last = lines.last().expect("the search's lines");
+    assert!(last.nodes >= told.nodes, "{last:?} after {told:?}");
+    assert!(r.nodes >= last.nodes, "{r:?} after {last:?}");
+    assert_eq!(last.nps(), last.nodes * 1000 / last.time_ms.max(1));
+    // Without a clock nothing is proven, and nothing but the search told.
+    let depth = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let mut solving = 0;
+    engine.search_reporting(since, &pos, &depth, &Stop::new(), &mut |p| {
+        solving += matches!(p, Progress::Solve(_)) as u32
+    });
+    assert_eq!(solving, 0);
 }

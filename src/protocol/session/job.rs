@@ -2,7 +2,7 @@
 
 use crate::analysis::explore::{Exploration, ExploreEvent, explore};
 use crate::analysis::{GameAnalysis, analyse};
-use crate::engine::{Engine, EngineSettings, Limits, SearchResult};
+use crate::engine::{Engine, EngineSettings, Limits, Progress, SearchResult};
 use crate::memory::MemoryBudget;
 use crate::protocol::reply::{Info, Reply};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
@@ -182,17 +182,24 @@ impl Job {
         let (result, engine) = match self.work {
             Work::Search { pos, limits } => {
                 let mut engine = engine(Some((&limits, pos.side_to_move())));
-                let result = engine.search_since(since, &pos, &limits, stop, &mut |info| {
-                    if let Some(proven) = info.proven {
-                        emit(Reply::Info(Info::Proven(proven)));
-                    }
-                    emit(Reply::Info(Info::search(&pos, info)))
-                });
+                let result =
+                    engine.search_reporting(since, &pos, &limits, stop, &mut |p| match p {
+                        Progress::Search(info) => {
+                            if let Some(proven) = info.proven {
+                                emit(Reply::Info(Info::Proven(proven)));
+                            }
+                            emit(Reply::Info(Info::search(&pos, info)))
+                        }
+                        // A proof before the search: told as `solve` tells it.
+                        Progress::Solve(p) => emit(Reply::Info(Info::Solve(*p))),
+                    });
                 (Finished::Search(result), Some(engine))
             }
             Work::ChooseGaps { rules, limits } => {
                 let mut engine = engine(Some((&limits, Color::Black)));
-                let gaps = engine.choose_gaps_since(since, &rules, &limits, stop);
+                let gaps = engine.choose_gaps_reporting(since, &rules, &limits, stop, &mut |p| {
+                    emit(Reply::Info(Info::Solve(*p)))
+                });
                 (Finished::ChooseGaps(gaps), Some(engine))
             }
             Work::Perft { pos, depth } => (Finished::Perft(perft_divide(&pos, depth, stop)), None),

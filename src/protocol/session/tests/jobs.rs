@@ -214,3 +214,34 @@ fn a_stopped_explore_lists_every_move_once_the_rest_unknown() {
         ["ok explore moves 13 unknown 13 stopped", "ok stop"]
     );
 }
+
+/// A `go` whose proof takes its time tells the proof's progress as `solve`
+/// does, before `bestmove`, and the search's lines count the solver's
+/// nodes too.
+#[test]
+fn a_go_tells_its_proof_as_it_goes() {
+    let mut s = Session::new(SessionOptions::default());
+    // The whole game, black to move first: no table knows it.
+    let out = drive(
+        &mut s,
+        &[
+            "position fen 8/1ppppppp/8/8/8/8/PPPPPPP1/8 b -",
+            "go movetime 2000",
+        ],
+    );
+    let at = |pred: &dyn Fn(&str) -> bool| out.iter().position(|l| pred(l));
+    let deciding = at(&|l| l.starts_with("info nodes ") && l.ends_with(" string deciding"))
+        .unwrap_or_else(|| panic!("no progress: {out:?}"));
+    let bestmove = at(&|l| l.starts_with("bestmove ")).unwrap();
+    assert!(deciding < bestmove, "{out:?}");
+    let nodes = |l: &str| -> u64 {
+        let words: Vec<&str> = l.split(' ').collect();
+        let i = words.iter().position(|w| *w == "nodes").unwrap();
+        words[i + 1].parse().unwrap()
+    };
+    let last = out[..bestmove]
+        .iter()
+        .rfind(|l| l.starts_with("info depth "))
+        .unwrap();
+    assert!(nodes(last) >= nodes(&out[deciding]), "{out:?}");
+}

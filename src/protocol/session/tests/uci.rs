@@ -54,3 +54,35 @@ fn uci_mode_answers_as_uci_does() {
     assert!(out[5].starts_with("bestmove ") && out[5] != "bestmove (none)");
     assert_eq!(out.len(), 6, "stop and quit say nothing: {out:?}");
 }
+
+/// In UCI mode a proof's progress is a plain UCI info line: numbers under
+/// UCI's keys, the phase as its `string`.
+#[test]
+fn a_proof_is_told_in_uci_info_lines() {
+    let mut s = Session::new(SessionOptions::default());
+    let out = drive(
+        &mut s,
+        &[
+            "uci",
+            "position fen 8/1ppppppp/8/8/8/8/PPPPPPP1/8 b -",
+            "go movetime 500",
+        ],
+    );
+    let line = out
+        .iter()
+        .find(|l| l.ends_with(" string deciding"))
+        .unwrap_or_else(|| panic!("no progress: {out:?}"));
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words[0], "info");
+    assert_eq!(words[1..].len() % 2, 0, "{line}");
+    for pair in words[1..].chunks(2) {
+        match pair[0] {
+            "nodes" | "nps" | "time" | "hashfull" => {
+                assert!(pair[1].parse::<u64>().is_ok(), "{line}")
+            }
+            "string" => assert_eq!(pair[1], "deciding"),
+            key => panic!("{key} in {line}"),
+        }
+    }
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+}
