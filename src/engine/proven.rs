@@ -24,7 +24,9 @@ use super::report::{Progress, Score, SearchInfo, SearchResult, proven_score};
 use super::time::{Budget, Clock};
 use crate::proofs;
 use crate::rules::{Move, Position};
-use crate::solver::{MoveBounds, Proven, SolveLimits, SolveProgress, Solver, Standing, Value};
+use crate::solver::{
+    MoveBounds, Proven, SolveLimits, SolvePhase, SolveProgress, Solver, Standing, Value,
+};
 use crate::stop::Stop;
 
 /// The search's own time in a move: the solver gets what the move's time
@@ -80,6 +82,9 @@ pub(super) struct Tally<'a> {
     pub(super) nodes: u64,
     clock: &'a Clock,
     report: &'a mut dyn FnMut(Progress<'_>),
+    /// The phase last told, and whether a new proof has started since.
+    told: Option<SolvePhase>,
+    next_proof: bool,
 }
 
 impl<'a> Tally<'a> {
@@ -88,11 +93,20 @@ impl<'a> Tally<'a> {
             nodes: 0,
             clock,
             report,
+            told: None,
+            next_proof: false,
         }
     }
 
-    /// The running proof's progress, as the go's.
+    /// The running proof's progress, as the go's. A proof that opens by
+    /// repeating where the last one ended (the distance's, after the
+    /// decision that proved the value) is no news and is not told twice.
     fn proving(&mut self, p: &SolveProgress) {
+        let repeat = std::mem::take(&mut self.next_proof) && self.told == Some(p.phase);
+        if repeat {
+            return;
+        }
+        self.told = Some(p.phase);
         let go = SolveProgress {
             nodes: self.nodes + p.nodes,
             time_ms: self.clock.elapsed_ms(),
@@ -109,6 +123,7 @@ impl<'a> Tally<'a> {
     /// Counts the proof `solver` just ran, finished or cut short.
     fn spent(&mut self, solver: &Solver) {
         self.nodes += solver.last_nodes();
+        self.next_proof = true;
     }
 }
 

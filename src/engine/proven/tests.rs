@@ -8,7 +8,7 @@ use crate::proofs::book::Book;
 use crate::proofs::known_in;
 use crate::proofs::openings::Openings;
 use crate::rules::{Position, RuleSet, parse_move};
-use crate::solver::{Standing, Value};
+use crate::solver::{SolvePhase, Standing, Value};
 use crate::stop::Stop;
 
 #[test]
@@ -156,8 +156,30 @@ fn a_clock_buys_a_proof() {
         movetime_ms: Some(2000),
         ..Limits::default()
     };
-    let r = engine.search(&pos, &limits, &stop, &mut |i| proofs.push(i.proven));
+    let mut told = Vec::new();
+    let since = std::time::Instant::now();
+    let r = engine.search_reporting(since, &pos, &limits, &stop, &mut |p| match p {
+        Progress::Search(i) => proofs.push(i.proven),
+        Progress::Solve(p) => told.push(p.phase),
+    });
     assert_eq!(proofs, [Some(Standing::new(Value::Win, Some(7)))]);
+    // The decision ends in the value proven, which the distance's proof,
+    // starting from it, does not tell again.
+    assert!(
+        matches!(
+            told[0],
+            SolvePhase::Distance {
+                value: Value::Win,
+                ..
+            }
+        ),
+        "{told:?}"
+    );
+    assert!(
+        told.windows(2)
+            .all(|w| w[0] != w[1] || matches!(w[0], SolvePhase::Line { .. })),
+        "{told:?}"
+    );
     assert_eq!(r.best.map(|m| m.to_string()), Some("h4h5".into()));
     assert_eq!(r.score, Score::Mate(4));
     let mut proofs = Vec::new();
@@ -214,4 +236,26 @@ fn a_proof_is_told_as_it_goes_and_counted_in_the_search() {
         solving += matches!(p, Progress::Solve(_)) as u32
     });
     assert_eq!(solving, 0);
+}
+
+/// Where black's choice of gaps proves (on a board no openings table
+/// covers, every pair's start is searched with a clock), the proofs'
+/// progress is told over the whole choice: nodes and time only grow.
+#[test]
+fn a_choice_of_gaps_tells_its_proofs() {
+    let rules = RuleSet::new(4, 6, 1, true, true, true, crate::rules::NoMoves::Draw).unwrap();
+    let limits = Limits {
+        movetime_ms: Some(400),
+        ..Limits::default()
+    };
+    let mut told = Vec::new();
+    let since = std::time::Instant::now();
+    Engine::new(4)
+        .choose_gaps_reporting(since, &rules, &limits, &Stop::new(), &mut |p| told.push(*p));
+    assert!(told.len() > 1, "{told:?}");
+    assert!(
+        told.windows(2)
+            .all(|w| w[0].nodes <= w[1].nodes && w[0].time_ms <= w[1].time_ms),
+        "{told:?}"
+    );
 }
