@@ -347,3 +347,38 @@ async fn on_a_phone_the_board_and_the_game_share_the_first_screen() {
     b.screenshot("phone-analyse.png").await;
     b.finish().await;
 }
+
+/// While the engine proves, the thinking panel shows the solver at work
+/// (its phase, nodes and speed), not nothing for seconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_thinking_panel_shows_the_solver_at_work() {
+    let Some((_server, b)) = open_page("live-proof", Screen::Desktop).await else {
+        return;
+    };
+    // 30 s a move, from a position no table knows: the solver works for
+    // seconds before anything is proven or searched.
+    new_game(&b, "white", Key::End, LONG_THINK).await;
+    b.wait_until("document.body.dataset.state === 'thinking'")
+        .await;
+    b.wait_until(
+        "document.body.dataset.state !== 'thinking' || document.getElementById('thinking').dataset.proving",
+    )
+    .await;
+    let proving = b
+        .js(
+            "return [document.body.dataset.state, document.getElementById('think-stats').textContent];",
+            vec![],
+        )
+        .await;
+    let [state, stats] = [&proving[0], &proving[1]];
+    assert_eq!(
+        state,
+        &json!("thinking"),
+        "no progress before the move: {proving}"
+    );
+    let stats = stats.as_str().unwrap_or_default();
+    assert!(stats.starts_with("proving: "), "{stats}");
+    assert!(stats.contains(" nodes"), "{stats}");
+    b.click("#stop").await;
+    b.finish().await;
+}
