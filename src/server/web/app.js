@@ -310,6 +310,7 @@ function showTab(name) {
   analysis.active = analysing;
   board.lock();
   $("back-to-game").hidden = true;
+  explorer.listMoves = analysing;
   explorer.enabled = explorerOn[name];
   if (analysing) analysis.showFreeBoard();
   else {

@@ -62,6 +62,10 @@ export class Explorer {
     this.running = null;
     this.chain = Promise.resolve();
     this.cache = new Map();
+    // Whether the moves are wanted with the values off (the analysis
+    // board takes them from here); else the switched-off explorer leaves
+    // the server alone and its session unopened.
+    this.listMoves = false;
     this.switch.addEventListener("change", () => this.refresh());
   }
 
@@ -128,7 +132,7 @@ export class Explorer {
     this.root.dataset.enabled = this.enabled ? "yes" : "";
     if (this.running) this.client.send("stop").catch(() => {});
     const fen = this.fen;
-    if (!fen) {
+    if (!fen || (!this.enabled && !this.listMoves)) {
       this.rows = [];
       this.render(this.enabled ? "No position to explore." : "");
       return;
