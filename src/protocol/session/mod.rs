@@ -191,8 +191,14 @@ impl Session {
     /// every other line waits its turn (see [`Session::next_queued`]).
     pub fn handle_line(&mut self, line: &str) -> Action {
         let verb = Verb::of_line(line);
-        self.note_dialect(line, verb);
+        // A line that waits its turn changes the dialect when its turn
+        // comes, as it would have typed then: a piped script gets what a
+        // person typing gets.
+        if self.running.is_none() {
+            self.note_dialect(line, verb);
+        }
         let action = self.handle(line, verb);
+        let action = self.end_refused_go(verb, action);
         self.speak(verb, action)
     }
 

@@ -33,13 +33,13 @@ impl Session {
                 }
                 action
             }
-            State::Chess(_) => self.no_search(Reply::error(
+            State::Chess(_) => Action::Reply(vec![Reply::error(
                 ErrorCode::Unsupported,
                 "the engine plays pawn games only",
-            )),
+            )]),
             State::Refused(_, why) => {
                 let detail = format!("no position: the last position command was refused ({why})");
-                self.no_search(Reply::error(ErrorCode::WrongState, detail))
+                Action::Reply(vec![Reply::error(ErrorCode::WrongState, detail)])
             }
             State::Playing(game) if game.outcome().is_some() => {
                 Action::Reply(vec![Reply::no_move()])
@@ -70,16 +70,6 @@ impl Session {
                 self.start(Work::Search { pos, limits })
             }
         }
-    }
-
-    /// A `go` that cannot search: the error, and for a UCI GUI, which waits
-    /// for `bestmove` and never reads errors, `bestmove (none)` too.
-    fn no_search(&self, error_line: Reply) -> Action {
-        let mut lines = vec![error_line];
-        if self.uci {
-            lines.push(Reply::no_move());
-        }
-        Action::Reply(lines)
     }
 
     /// Plays the engine's move on the board. Nothing else could change the

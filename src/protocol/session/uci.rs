@@ -21,6 +21,24 @@ impl Session {
         }
     }
 
+    /// In UCI mode a `go` ends in `bestmove`, whatever happens: a GUI waits
+    /// for it. A `go` refused (malformed, no position, chess, dropped while
+    /// busy) gets `bestmove (none)` after its error.
+    pub(super) fn end_refused_go(&self, verb: Option<Verb>, action: Action) -> Action {
+        match action {
+            Action::Reply(mut lines)
+                if self.uci
+                    && verb == Some(Verb::Go)
+                    && lines.iter().any(|l| matches!(l, Reply::Error { .. }))
+                    && !lines.iter().any(|l| matches!(l, Reply::BestMove { .. })) =>
+            {
+                lines.push(Reply::no_move());
+                Action::Reply(lines)
+            }
+            action => action,
+        }
+    }
+
     /// The action as the session's peer should get it (see
     /// [`Reply::render`]); `answering` is the verb of the line it answers,
     /// if any.

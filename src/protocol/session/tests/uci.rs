@@ -86,3 +86,93 @@ fn a_proof_is_told_in_uci_info_lines() {
     }
     assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
 }
+
+/// The replies to `line` in UCI mode, on the AH start, with `before` run
+/// first; info lines other than errors left out.
+fn uci_replies(before: &[&str], line: &str) -> Vec<String> {
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["uci", "position startpos gaps AH"]);
+    drive(&mut s, before);
+    drive(&mut s, &[line])
+        .into_iter()
+        .filter(|l| !l.starts_with("info ") || l.starts_with("info string error"))
+        .collect()
+}
+
+#[test]
+fn a_refused_go_still_ends_in_bestmove() {
+    for (before, go) in [
+        (&[][..], "go movetime"),
+        (&[][..], "go depth 1 depth 2"),
+        (&[][..], "go wtime -"),
+        (&["position fen 8/8/8 w -"][..], "go depth 1"),
+        (&["newgame chess", "uci"][..], "go depth 1"),
+    ] {
+        let out = uci_replies(before, go);
+        assert_eq!(out.len(), 2, "{go} after {before:?}: {out:?}");
+        assert!(out[0].starts_with("info string error "), "{out:?}");
+        assert_eq!(out[1], "bestmove (none)");
+    }
+}
+
+#[test]
+fn a_go_dropped_as_busy_ends_in_bestmove_and_a_dropped_uci_changes_nothing() {
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["uci", "position startpos gaps AH"]);
+    let Action::Run(job) = s.handle_line("go infinite") else {
+        panic!("go infinite runs")
+    };
+    for _ in 0..crate::protocol::session::queue::MAX_QUEUED {
+        assert!(matches!(s.handle_line("isready nonsense"), Action::Reply(l) if l.is_empty()));
+    }
+    let Action::Reply(dropped) = s.handle_line("go depth 1") else {
+        panic!("a dropped go is answered")
+    };
+    assert_eq!(
+        text(&dropped),
+        [
+            "info string error busy 1000 lines already wait for the running job; this one is dropped",
+            "bestmove (none)"
+        ]
+    );
+    drop(job);
+    // Out of UCI mode, a dropped `uci` must not turn it on.
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["position startpos gaps AH"]);
+    let Action::Run(_job) = s.handle_line("go infinite") else {
+        panic!("go infinite runs")
+    };
+    for _ in 0..crate::protocol::session::queue::MAX_QUEUED {
+        s.handle_line("fen");
+    }
+    let Action::Reply(dropped) = s.handle_line("uci") else {
+        panic!("a dropped uci is answered")
+    };
+    assert!(text(&dropped)[0].starts_with("error busy "), "{dropped:?}");
+    assert!(!s.uci);
+}
+
+/// Lines queued behind a search change the dialect when their turn comes:
+/// piped in, they get what typed one by one would.
+#[test]
+fn queued_lines_change_the_dialect_in_their_turn() {
+    let mut s = Session::new(SessionOptions::default());
+    drive(&mut s, &["newgame", "gaps AH"]);
+    let Action::Run(job) = s.handle_line("go depth 1") else {
+        panic!("go runs")
+    };
+    for line in ["position startpos gaps AH", "uci"] {
+        assert!(matches!(s.handle_line(line), Action::Reply(l) if l.is_empty()));
+    }
+    assert!(!s.uci, "uci waits its turn");
+    let mut out = Vec::new();
+    settle(&mut s, Action::Run(job), &mut out);
+    let finals = finals(&out);
+    assert!(finals[0].starts_with("bestmove "), "{finals:?}");
+    assert!(
+        !finals[0].contains(" ponder "),
+        "not in UCI mode yet: {finals:?}"
+    );
+    assert!(finals[1].starts_with("ok position "), "{finals:?}");
+    assert_eq!(finals[2], "uciok");
+}
