@@ -13,6 +13,12 @@ middle of a search (``go`` runs in the background on the server).
         await pr.move("e4")
         reply = await pr.go(movetime=500)
         print(reply.bestmove)
+
+With ``resume=True`` a lost connection is not the end of the game: the
+client connects again (behind a load balancer, to a live replica), sets the
+game up from what it knows (``position startpos gaps AH moves ...`` or
+``position fen ... moves ...``, and the options it set) and sends the
+command again. See deploy/README.md.
 """
 
 from __future__ import annotations
@@ -88,22 +94,42 @@ class GoReply:
 
 
 class Client:
-    """One protocol session over one TCP connection."""
+    """One protocol session over one TCP connection (or, with ``resume``,
+    over as many as it takes)."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
         self._reader = reader
         self._writer = writer
         # Commands are strictly one at a time: the framing rule depends on it.
         self._lock = asyncio.Lock()
+        self._address: Optional[Tuple[str, int, float]] = None
+        self._resume = False
+        # What the session's game is, to set it up again on a new
+        # connection: its start ("startpos gaps AH" or "fen ...", None
+        # before one is known) and the moves since, in coordinates.
+        self._start: Optional[str] = None
+        self._moves: List[str] = []
+        self._variant = ""
+        self._options: List[str] = []
+        # Connections made again after one was lost.
+        self.reconnects = 0
 
     @classmethod
     async def connect(
-        cls, host: str = "127.0.0.1", port: int = 7878, timeout: float = 10.0
+        cls,
+        host: str = "127.0.0.1",
+        port: int = 7878,
+        timeout: float = 10.0,
+        *,
+        resume: bool = False,
     ) -> "Client":
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port), timeout
         )
-        return cls(reader, writer)
+        client = cls(reader, writer)
+        client._address = (host, port, timeout)
+        client._resume = resume
+        return client
 
     async def __aenter__(self) -> "Client":
         return self
@@ -124,6 +150,16 @@ class Client:
             raise ConnectionError("the server closed the connection")
         return raw.decode("utf-8", "replace").rstrip("\r\n")
 
+    async def _exchange(self, line: str, timeout: Optional[float]) -> Tuple[List[str], str]:
+        self._writer.write(line.encode() + b"\n")
+        await self._writer.drain()
+        lines: List[str] = []
+        while True:
+            reply = await self._read_line(timeout)
+            if is_final(reply):
+                return lines, reply
+            lines.append(reply)
+
     async def command(
         self, line: str, *, timeout: Optional[float] = 30.0, check: bool = True
     ) -> Tuple[List[str], str]:
@@ -132,24 +168,86 @@ class Client:
         ``lines`` are the reply's lines before the final one (info lines,
         board rows, move lists). An ``error`` final raises PawnraceError
         unless ``check`` is false. ``timeout`` bounds each line's wait.
+        With ``resume``, a connection lost on the way is made again, the
+        game set up again, and the command sent again (once).
         """
         if "\n" in line or "\r" in line:
             raise ValueError("a command is one line")
         async with self._lock:
-            self._writer.write(line.encode() + b"\n")
-            await self._writer.drain()
-            lines: List[str] = []
-            while True:
-                reply = await self._read_line(timeout)
-                if is_final(reply):
-                    break
-                lines.append(reply)
+            try:
+                lines, reply = await self._exchange(line, timeout)
+            except (ConnectionError, OSError, asyncio.IncompleteReadError):
+                verb = line.split(" ", 1)[0].lower()
+                if not self._resume or verb in ("quit", "exit"):
+                    raise
+                await self._reconnect()
+                lines, reply = await self._exchange(line, timeout)
+        self._follow(line, reply)
         if check and reply.startswith("error"):
             parts = reply.split(" ", 2)
             code = parts[1] if len(parts) > 1 else ""
             detail = parts[2] if len(parts) > 2 else ""
             raise PawnraceError(line, code, detail, lines)
         return lines, reply
+
+    async def _reconnect(self, attempts: int = 5) -> None:
+        """A new connection (the old one is gone), and on it the session
+        as it was: the options set, the variant, the game and its moves."""
+        assert self._address is not None, "resume needs Client.connect"
+        host, port, timeout = self._address
+        try:
+            self._writer.close()
+        except (ConnectionError, OSError):
+            pass
+        delay = 0.05
+        for attempt in range(attempts):
+            try:
+                self._reader, self._writer = await asyncio.wait_for(
+                    asyncio.open_connection(host, port), timeout
+                )
+                break
+            except (ConnectionError, OSError, asyncio.TimeoutError):
+                if attempt == attempts - 1:
+                    raise
+                await asyncio.sleep(delay)
+                delay *= 2
+        self.reconnects += 1
+        for option in self._options:
+            await self._exchange(option, 30.0)
+        if self._variant:
+            await self._exchange(f"newgame {self._variant}", 30.0)
+        if self._start is not None:
+            setup = f"position {self._start}"
+            if self._moves:
+                setup += " moves " + " ".join(self._moves)
+            _, final = await self._exchange(setup, 30.0)
+            if not final.startswith("ok position"):
+                raise ConnectionError(f"could not set the game up again: {final}")
+
+    def _follow(self, line: str, final: str) -> None:
+        """Keeps what a resumed session needs from a command and its final
+        line: the start, the moves played since, the options."""
+        words = final.split()
+        verb = line.split(" ", 1)[0].lower()
+        if not words or words[0] == "error":
+            return
+        if verb == "setoption" and words[0] == "ok":
+            self._options = [o for o in self._options if o.split()[:3] != line.split()[:3]]
+            self._options.append(line)
+        elif words[:2] == ["ok", "newgame"]:
+            self._variant = words[2] if len(words) > 2 and words[2] != "pawnrace" else ""
+            self._start, self._moves = None, []
+        elif words[:2] == ["ok", "gaps"] and len(words) > 2:
+            self._start, self._moves = f"startpos gaps {words[2]}", []
+        elif words[:2] == ["ok", "position"] and len(words) > 2 and words[2] != "startpos":
+            # The position reached, moves and all: the new start.
+            self._start, self._moves = "fen " + " ".join(words[2:]), []
+        elif words[:2] == ["ok", "move"] and len(words) > 2:
+            self._moves.append(words[2])
+        elif words[0] == "bestmove" and len(words) > 1 and words[1] != "(none)":
+            self._moves.append(words[1])
+        elif words[:2] == ["ok", "undo"] and self._moves:
+            self._moves.pop()
 
     async def isready(self) -> None:
         await self.command("isready")

@@ -92,6 +92,97 @@ class AgainstTheServer(unittest.TestCase):
         run(go())
 
 
+class CuttableProxy:
+    """A TCP relay to the server that can drop every connection through it
+    at once: a replica dying behind a load balancer, as its clients see it.
+    New connections after the cut go through again (to a new session)."""
+
+    def __init__(self):
+        self.writers = []
+        self.server = None
+        self.port = 0
+
+    @classmethod
+    async def start(cls, port):
+        proxy = cls()
+        proxy.server = await asyncio.start_server(
+            lambda r, w: proxy._relay(r, w, port), "127.0.0.1", 0)
+        proxy.port = proxy.server.sockets[0].getsockname()[1]
+        return proxy
+
+    async def _relay(self, client_r, client_w, port):
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", port)
+        self.writers += [client_w, server_w]
+
+        async def pipe(reader, writer):
+            try:
+                while True:
+                    data = await reader.read(4096)
+                    if not data:
+                        break
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+        await asyncio.gather(pipe(client_r, server_w), pipe(server_r, client_w))
+
+    def cut(self):
+        for writer in self.writers:
+            writer.close()
+        self.writers = []
+
+    def close(self):
+        self.cut()
+        self.server.close()
+
+
+class Resumption(unittest.TestCase):
+    def test_a_lost_connection_resumes_the_game_on_a_new_session(self):
+        async def go():
+            proxy = await CuttableProxy.start(PORT)
+            pr = await Client.connect(port=proxy.port, resume=True)
+            await pr.command("setoption name Threads value 1")
+            await pr.newgame()
+            await pr.gaps("AH")
+            await pr.move("h4")
+            self.assertIsNotNone((await pr.go(movetime=50)).bestmove)
+            before = await pr.fen()
+            proxy.cut()
+            await asyncio.sleep(0.1)
+            # The next command finds the connection gone, connects again,
+            # sets the game up again and is answered there.
+            self.assertEqual(await pr.fen(), before)
+            self.assertEqual(pr.reconnects, 1)
+            # And the game goes on, undo and all.
+            coords, san = (await pr.moves())[0]
+            self.assertEqual((await pr.move(coords)).san, san)
+            await pr.undo()
+            self.assertEqual(await pr.fen(), before)
+            proxy.cut()
+            reply = await pr.go(movetime=50)
+            self.assertIsNotNone(reply.bestmove)
+            self.assertEqual(pr.reconnects, 2)
+            await pr.quit()
+            proxy.close()
+        run(go())
+
+    def test_without_resume_a_lost_connection_is_an_error(self):
+        async def go():
+            proxy = await CuttableProxy.start(PORT)
+            pr = await Client.connect(port=proxy.port)
+            await pr.newgame()
+            proxy.cut()
+            await asyncio.sleep(0.1)
+            with self.assertRaises((ConnectionError, OSError)):
+                await pr.fen()
+            await pr.close()
+            proxy.close()
+        run(go())
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=PORT)

@@ -77,6 +77,12 @@ pub struct ServeArgs {
     /// On shutdown, wait at most this many seconds for sessions to end.
     #[arg(long, default_value_t = ServerConfig::default().shutdown_grace.as_secs())]
     grace: u64,
+    /// Log the server's counters to stderr every this many seconds (0:
+    /// never): `stats sessions 20 accepted 45 rejected 0 jobs-running 2
+    /// jobs-waiting 0 pauses 0`. Behind a load balancer, each replica's
+    /// share.
+    #[arg(long, default_value_t = 0)]
+    stats_interval: u64,
     #[command(flatten)]
     server: ServerArgs,
 }
@@ -98,6 +104,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
     config.max_connections = args.max_connections;
     config.idle_timeout = Some(Duration::from_secs(args.idle_timeout));
     config.shutdown_grace = Duration::from_secs(args.grace);
+    config.stats_interval = Some(Duration::from_secs(args.stats_interval));
     on_runtime(|runtime| runtime.block_on(serve(args.listen, args.http, config)))
 }
 

@@ -24,6 +24,9 @@ pub struct ServerConfig {
     /// peer is not reading: its session ends rather than keep its search
     /// (and our memory) forever.
     pub write_stall: Duration,
+    /// Log the server's counters (sessions, connections, jobs) this often,
+    /// at info level; `None` never.
+    pub stats_interval: Option<Duration>,
     pub session: SessionOptions,
 }
 
@@ -78,6 +81,7 @@ impl Default for ServerConfig {
             idle_timeout: Some(Duration::from_secs(10 * 60)),
             max_searches: default_max_searches(),
             shutdown_grace: Duration::from_secs(10),
+            stats_interval: None,
             write_stall: Duration::from_secs(30),
             session: SessionOptions::default(),
         }

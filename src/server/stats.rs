@@ -46,6 +46,21 @@ impl Stats {
         self.pauses.load(Ordering::SeqCst)
     }
 
+    /// `sessions 20 accepted 45 rejected 0 jobs-running 2 jobs-waiting 0
+    /// pauses 0`: the counters as `serve --stats-interval` logs them, words
+    /// and numbers for a log reader to split.
+    pub fn summary(&self) -> String {
+        format!(
+            "sessions {} accepted {} rejected {} jobs-running {} jobs-waiting {} pauses {}",
+            self.active_sessions(),
+            self.accepted(),
+            self.rejected(),
+            self.running_jobs(),
+            self.queued_jobs(),
+            self.pauses()
+        )
+    }
+
     pub(crate) fn session(self: &Arc<Self>) -> Gauge {
         self.accepted.fetch_add(1, Ordering::SeqCst);
         Gauge::up(self, |s| &s.sessions)

@@ -70,6 +70,10 @@ impl Server {
         };
         tokio::pin!(shutdown);
         let http = self.http.map(|listener| door.spawn_http(listener, &config));
+        let reporter = config
+            .stats_interval
+            .filter(|d| !d.is_zero())
+            .map(|every| tokio::spawn(report_stats(Arc::clone(&door.shared.stats), every)));
 
         loop {
             let accepted = tokio::select! {
@@ -87,8 +91,23 @@ impl Server {
         }
 
         drop(listener);
+        if let Some(reporter) = reporter {
+            reporter.abort();
+        }
         door.close(http, config.shutdown_grace).await;
         Ok(())
+    }
+}
+
+/// Logs the counters every `every`, for operators: behind a load balancer,
+/// each replica's share of the sessions.
+async fn report_stats(stats: Arc<Stats>, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        info!("stats {}", stats.summary());
     }
 }
 

@@ -85,6 +85,16 @@ impl ServerProcess {
         ServerProcess::start(command, log)
     }
 
+    /// `pawnrace serve` with `extra`, its log lines (past the addresses)
+    /// kept in `log`.
+    pub fn spawn_logged(extra: &[&str], log: Arc<Mutex<Vec<String>>>) -> ServerProcess {
+        let mut command = Command::new(BIN);
+        command
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(extra);
+        ServerProcess::start(command, log)
+    }
+
     /// `pawnrace serve` with an HTTP listener too, both on free ports.
     pub fn spawn_with_http(extra: &[&str]) -> ServerProcess {
         ServerProcess::spawn(&[&["--http", "127.0.0.1:0"], extra].concat())
