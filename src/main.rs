@@ -26,6 +26,13 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Serve the protocol over TCP, one session per connection.
+    ///
+    /// Sessions over TCP, WebSocket (--http) and stdin/stdout keep the same
+    /// discipline: while a job runs (a search, solve, perft, analyse or
+    /// explore), isready, stop, quit and ponderhit are answered at once and
+    /// every other line waits its turn; at most 1000 lines wait, and a line
+    /// past that is answered `error busy ...` and dropped (in UCI mode a
+    /// dropped `go` still ends in `bestmove (none)`).
     Serve(cli::serve::ServeArgs),
     /// The benchmarks: `search` (the default: a fixed set of positions to
     /// a fixed depth, whose node total is a signature of the search),

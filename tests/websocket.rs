@@ -157,3 +157,53 @@ async fn websockets_count_against_the_connection_cap_and_hear_the_shutdown() {
     let status = wait_exit(&mut served.child, PATIENCE).expect("exit after SIGTERM");
     assert!(status.success(), "{status}");
 }
+
+/// The queue's cap is the same over a WebSocket as over stdio and TCP
+/// (tests/lockstep.rs): behind a `go infinite`, 1000 lines wait their
+/// turn and the rest are answered `error busy` at once; after `stop`, the
+/// search's `bestmove`, `ok stop`, then each waiting line's one final line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_behind_a_search_is_capped_as_over_tcp() {
+    let served = ServerProcess::spawn_with_http(&[]);
+    let http = served.http.expect("an HTTP address");
+    let mut s = connect(http).await;
+    send(&mut s, "newgame\ngaps AH\ngo infinite").await;
+    assert_eq!(reply(&mut s).await, "ok newgame pawnrace awaiting gaps");
+    assert_eq!(reply(&mut s).await, "ok gaps AH");
+    let lines = [
+        "fen",
+        "moves",
+        "board",
+        "position startpos gaps AH",
+        "bogus",
+    ];
+    // 1500 lines, ten to a message (a message may be up to four lines' limit).
+    for batch in 0..150 {
+        let text: Vec<&str> = (0..10)
+            .map(|i| lines[(batch * 10 + i) % lines.len()])
+            .collect();
+        send(&mut s, &text.join("\n")).await;
+    }
+    let final_line = |l: &str| pawnrace::protocol::is_final_line(l);
+    let mut busy = 0;
+    while busy < 500 {
+        let line = reply(&mut s).await;
+        if final_line(&line) {
+            assert!(line.starts_with("error busy "), "{line}");
+            busy += 1;
+        }
+    }
+    send(&mut s, "stop").await;
+    let mut finals = Vec::new();
+    while finals.len() < 1002 {
+        let line = reply(&mut s).await;
+        if final_line(&line) {
+            finals.push(line);
+        }
+    }
+    assert!(finals[0].starts_with("bestmove "), "{}", finals[0]);
+    assert_eq!(finals[1], "ok stop");
+    assert!(finals[2..].iter().all(|l| !l.starts_with("error busy")));
+    send(&mut s, "isready").await;
+    assert_eq!(reply(&mut s).await, "readyok");
+}
