@@ -27,7 +27,7 @@ pub use time::{DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
 
 use crate::memory::{MemoryBudget, Reservation};
 use crate::rules::{Gaps, Position, RuleSet};
-use crate::solver::{SolveProgress, Solver};
+use crate::solver::{SolveLimits, SolveProgress, Solver};
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::Instant;
@@ -277,18 +277,43 @@ impl Engine {
     ) -> SearchResult {
         let clock = Clock::since(run.since);
         let budget = Budget::for_search(limits, pos.side_to_move(), run.move_overhead_ms);
-        let mut tally = proven::Tally::new(&clock, report);
-        let proof = proven::proven(
-            || self.solver(),
-            pos,
-            &budget,
-            limits.ponder,
-            stop,
-            &mut tally,
-        );
+        // With `searchmoves` a proven move's lines wait until the move is
+        // known to be one of them: a proof of another move is not announced.
+        let restricted = !limits.searchmoves.is_empty();
+        let mut held: Vec<SearchInfo> = Vec::new();
+        let mut pass = |p: Progress<'_>| match p {
+            Progress::Search(i) if restricted => held.push(i.clone()),
+            p => report(p),
+        };
+        let mut tally = proven::Tally::new(&clock, &mut pass);
+        let mate = limits.mate.and_then(|_| {
+            let bounds = SolveLimits {
+                nodes: limits.nodes,
+                movetime_ms: budget.total_ms(),
+            };
+            proven::mate(|| self.solver(), pos, bounds, stop, &mut tally)
+        });
+        let proof = match mate {
+            Some(course) => course,
+            None if limits.mate.is_some() => proven::Course::Search { avoid: Vec::new() },
+            None => proven::proven(
+                || self.solver(),
+                pos,
+                &budget,
+                limits.ponder,
+                stop,
+                &mut tally,
+            ),
+        };
+        let proved = tally.nodes;
+        let proof = proven::within_searchmoves(proof, pos, &limits.searchmoves);
+        if let proven::Course::Play(_) = proof {
+            for line in &held {
+                report(Progress::Search(line));
+            }
+        }
         // The search's lines and result count the proofs' nodes too: they
         // are the whole go's work.
-        let proved = tally.nodes;
         let result = match proof {
             proven::Course::Play(result) => result,
             proven::Course::Search { avoid } => {

@@ -189,6 +189,60 @@ pub(super) fn proven<'s>(
     }
 }
 
+/// `go mate N`: a win within `moves` moves (2N - 1 plies) from the tables
+/// or the exact solver, which proves the position's value and distance
+/// (so also that there is no such win). The proven move is played either
+/// way, announced with its proven value: a win in more moves, a draw or a
+/// loss says there is no mate in N. `None` when nothing was proven within
+/// `limits` (or `stop` came first): the search plays instead.
+pub(super) fn mate<'s>(
+    solver: impl FnOnce() -> &'s mut Solver,
+    pos: &Position,
+    limits: SolveLimits,
+    stop: &Stop,
+    tally: &mut Tally<'_>,
+) -> Option<Course> {
+    let clock = tally.clock;
+    let known = proofs::known(pos).filter(|e| e.plies.is_some());
+    let (proof, nodes) = match known {
+        Some(e) => (e, 0),
+        None => {
+            let solver = solver();
+            let found = solver.solve(pos, &limits, stop, &mut |p| tally.proving(p));
+            tally.spent(solver);
+            (found?, tally.nodes)
+        }
+    };
+    let line = &mut |i: &SearchInfo| tally.searched(i);
+    play(pos, Some(proof.standing()), proof.line, nodes, clock, line)
+}
+
+/// The course kept to `searchmoves` (none: every move): a proven move
+/// outside them gives way to a search among them, which also leaves out
+/// what the proofs showed worse, unless that is every one of them.
+pub(super) fn within_searchmoves(course: Course, pos: &Position, searchmoves: &[Move]) -> Course {
+    if searchmoves.is_empty() {
+        return course;
+    }
+    let avoid = match course {
+        Course::Play(result) if result.best.is_some_and(|b| searchmoves.contains(&b)) => {
+            return Course::Play(result);
+        }
+        Course::Play(_) => Vec::new(),
+        Course::Search { avoid } => avoid,
+    };
+    let outside = |m: &Move| !searchmoves.contains(m);
+    let worse: Vec<Move> = avoid.iter().copied().filter(|m| !outside(m)).collect();
+    let kept_worse = worse.len() < searchmoves.len();
+    let avoid = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| outside(m) || (kept_worse && worse.contains(m)))
+        .collect();
+    Course::Search { avoid }
+}
+
 /// The solver's limits for what is left of `total` ms on `clock` (at
 /// least 1 ms), or none where `total` is none. The one place a proof's
 /// time left is worked out.

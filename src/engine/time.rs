@@ -26,6 +26,13 @@ pub struct Limits {
     /// until stopped, whatever else is given; the session then starts the
     /// real search on `ponderhit`.
     pub ponder: bool,
+    /// `go mate N`: look for a win within N moves (2N - 1 plies) with the
+    /// exact solver, which proves it or proves there is none; bounded by
+    /// `movetime` and `nodes` where given, else until it is done or stopped.
+    pub mate: Option<u32>,
+    /// `go searchmoves ...`: the moves the engine may choose among; empty,
+    /// every legal move.
+    pub searchmoves: Vec<Move>,
 }
 
 /// The `Move Overhead` a session starts with.
@@ -37,7 +44,7 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// allows 5 s, a wide margin on a loaded machine.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
-use crate::rules::Color;
+use crate::rules::{Color, Move};
 
 /// Moves a clock is assumed to have to last when `movestogo` is not given;
 /// pawn races rarely last longer.
@@ -81,6 +88,7 @@ impl Limits {
     /// move, not a search that never ends.
     pub fn or_default_movetime(mut self) -> Limits {
         let limited = self.depth.is_some()
+            || self.mate.is_some()
             || self.nodes.is_some()
             || self.movetime_ms.is_some()
             || self.wtime_ms.is_some()

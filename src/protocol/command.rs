@@ -35,7 +35,9 @@ pub enum Command {
     Moves,
     Board,
     Fen,
-    Go(Limits),
+    /// The limits, and `searchmoves`' moves as written (the session reads
+    /// them against its position into [`Limits::searchmoves`]).
+    Go(Limits, Vec<String>),
     Stop,
     PonderHit,
     Perft(u32),
@@ -160,7 +162,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
                 "move takes one move; use position ... moves for several",
             )),
         },
-        Verb::Go => parse_go(&args).map(Command::Go),
+        Verb::Go => parse_go(&args).map(|(limits, searchmoves)| Command::Go(limits, searchmoves)),
         Verb::Solve => parse_solve("solve", &args).map(Command::Solve),
         Verb::Analyse | Verb::Analyze => parse_solve("analyse", &args).map(Command::Analyse),
         Verb::Explore => parse_solve("explore", &args).map(Command::Explore),
@@ -283,9 +285,26 @@ fn parse_solve(verb: &str, args: &[&str]) -> Result<SolveLimits, ParseError> {
     Ok(limits)
 }
 
-fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
+/// `go`'s keywords: UCI's, `searchmoves` taking the words up to the next.
+const GO_KEYWORDS: [&str; 12] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+];
+
+fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), ParseError> {
     let mut limits = Limits::default();
-    let mut words = args.iter();
+    let mut searchmoves = Vec::new();
+    let mut words = args.iter().peekable();
     let mut seen: Vec<String> = Vec::new();
     while let Some(word) = words.next() {
         let key = word.to_ascii_lowercase();
@@ -299,6 +318,17 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
         }
         if key == "ponder" {
             limits.ponder = true;
+            continue;
+        }
+        if key == "searchmoves" {
+            while let Some(m) =
+                words.next_if(|w| !GO_KEYWORDS.contains(&w.to_ascii_lowercase().as_str()))
+            {
+                searchmoves.push(m.to_string());
+            }
+            if searchmoves.is_empty() {
+                return Err(bad("go searchmoves needs at least one move"));
+            }
             continue;
         }
         let Some(value) = words.next() else {
@@ -330,6 +360,15 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
             "movestogo" => {
                 limits.movestogo = Some(value.parse().map_err(|_| number("a move count"))?)
             }
+            "mate" => {
+                limits.mate = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or_else(|| number("a move count above 0"))?,
+                )
+            }
             "wtime" => limits.wtime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
             "btime" => limits.btime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
             "winc" => limits.winc_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
@@ -337,7 +376,7 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
             _ => return Err(bad(format!("go does not know '{}'", printable(word)))),
         }
     }
-    Ok(limits.or_default_movetime())
+    Ok((limits.or_default_movetime(), searchmoves))
 }
 
 #[cfg(test)]

@@ -259,3 +259,67 @@ fn a_choice_of_gaps_tells_its_proofs() {
         "{told:?}"
     );
 }
+
+fn mv(pos: &Position, text: &str) -> crate::rules::Move {
+    parse_move(pos, text).unwrap()
+}
+
+#[test]
+fn searchmoves_keep_a_proven_move_among_them_and_leave_out_the_rest() {
+    use super::within_searchmoves;
+    let pos = Position::from_fen("8/p7/8/3p4/8/3P4/7P/8 w -", RuleSet::PAWNRACE).unwrap();
+    let (h4, h3, d4) = (mv(&pos, "h2h4"), mv(&pos, "h2h3"), mv(&pos, "d3d4"));
+    let played = || {
+        Course::Play(crate::engine::SearchResult {
+            best: Some(h4),
+            score: Score::Cp(0),
+            depth: 1,
+            nodes: 0,
+            pv: vec![h4],
+        })
+    };
+    // None named: as it was.
+    assert!(matches!(
+        within_searchmoves(played(), &pos, &[]),
+        Course::Play(_)
+    ));
+    // The proven move among them: played.
+    assert!(matches!(
+        within_searchmoves(played(), &pos, &[h4, d4]),
+        Course::Play(_)
+    ));
+    // Not among them: a search that leaves out every other move.
+    let Course::Search { avoid } = within_searchmoves(played(), &pos, &[h3, d4]) else {
+        panic!("a search")
+    };
+    assert_eq!(avoid, [h4]);
+    // What the proofs showed worse is left out too, unless it is all of them.
+    let worse = || Course::Search { avoid: vec![h3] };
+    let Course::Search { avoid } = within_searchmoves(worse(), &pos, &[h3, d4]) else {
+        panic!("a search")
+    };
+    assert_eq!(avoid.len(), 2);
+    assert!(avoid.contains(&h3) && avoid.contains(&h4));
+    let Course::Search { avoid } = within_searchmoves(worse(), &pos, &[h3]) else {
+        panic!("a search")
+    };
+    assert!(avoid.contains(&h4) && avoid.contains(&d4) && !avoid.contains(&h3));
+}
+
+#[test]
+fn go_mate_plays_the_proven_win_or_proves_there_is_none() {
+    let mut engine = Engine::new(16);
+    let pos = Position::from_fen("8/p7/8/3p4/8/3P4/7P/8 w -", RuleSet::PAWNRACE).unwrap();
+    let mate = |n| Limits {
+        mate: Some(n),
+        ..Limits::default()
+    };
+    let found = engine.search(&pos, &mate(5), &Stop::new(), &mut |_| {});
+    assert_eq!(found.best, Some(mv(&pos, "h2h4")));
+    assert_eq!(found.score, Score::Mate(5));
+    // No mate in 4 moves: the proven win in 5 is played all the same, and
+    // its score says how far it is.
+    let longer = engine.search(&pos, &mate(4), &Stop::new(), &mut |_| {});
+    assert_eq!(longer.best, Some(mv(&pos, "h2h4")));
+    assert_eq!(longer.score, Score::Mate(5));
+}

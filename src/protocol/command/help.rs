@@ -39,8 +39,8 @@ pub fn help() -> Vec<(&'static str, String)> {
         ),
         line("fen", "show the position text"),
         line(
-            "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite] [ponder]",
-            "let the engine move",
+            "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [infinite] [ponder] [mate N] [searchmoves m1 m2 ...]",
+            "let the engine move (mate N: a proven win within N moves; searchmoves: only among these)",
         ),
         line("stop", "end a running search or perft now"),
         line(

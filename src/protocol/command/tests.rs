@@ -55,8 +55,35 @@ fn position_forms() {
 }
 
 #[test]
+fn go_mate_and_searchmoves() {
+    let Command::Go(l, moves) = ok("go searchmoves e2e4 d2d4 depth 3 mate 2") else {
+        panic!()
+    };
+    assert_eq!(moves, ["e2e4", "d2d4"]);
+    assert_eq!((l.depth, l.mate, l.movetime_ms), (Some(3), Some(2), None));
+    // A mate alone is a limit of its own: no default move time.
+    let Command::Go(l, moves) = ok("go MATE 3 SearchMoves e4") else {
+        panic!()
+    };
+    assert_eq!(
+        (l.mate, l.movetime_ms, moves),
+        (Some(3), None, vec!["e4".to_string()])
+    );
+    for bad_line in [
+        "go searchmoves",
+        "go searchmoves depth 2",
+        "go mate",
+        "go mate 0",
+        "go mate x",
+        "go mate 1 mate 2",
+    ] {
+        assert!(parse(bad_line).is_err(), "{bad_line}");
+    }
+}
+
+#[test]
 fn go_limits() {
-    let Command::Go(l) =
+    let Command::Go(l, _) =
         ok("go depth 5 nodes 1000 wtime -20 btime 300 winc 10 binc 10 movestogo 3")
     else {
         panic!()
@@ -67,17 +94,23 @@ fn go_limits() {
     );
     assert_eq!(
         ok("go"),
-        Command::Go(Limits {
-            movetime_ms: Some(DEFAULT_MOVETIME_MS),
-            ..Limits::default()
-        })
+        Command::Go(
+            Limits {
+                movetime_ms: Some(DEFAULT_MOVETIME_MS),
+                ..Limits::default()
+            },
+            vec![]
+        )
     );
     assert_eq!(
         ok("go infinite"),
-        Command::Go(Limits {
-            infinite: true,
-            ..Limits::default()
-        })
+        Command::Go(
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            vec![]
+        )
     );
     for bad_line in [
         "go depth",

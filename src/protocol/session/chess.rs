@@ -24,7 +24,7 @@ impl Session {
                 setup: Setup::StartPos(None),
                 moves,
             } => set_up(history, moves),
-            Command::Go(_)
+            Command::Go(..)
             | Command::Perft(_)
             | Command::Solve(_)
             | Command::Analyse(_)

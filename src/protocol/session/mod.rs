@@ -20,7 +20,7 @@ use running::{Running, answers_while_busy};
 
 use super::command::{Command, GameKind, Verb, parse};
 use super::reply::{Done, ErrorCode, Refusal, Reply, board_lines};
-use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineSettings};
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineSettings, Limits};
 use crate::memory::MemoryBudget;
 
 use crate::rules::{Game, Gaps, Position, RuleSet, Variant};
@@ -247,7 +247,15 @@ impl Session {
                 lines
             }),
             Command::Fen => self.game().map(|g| vec![Done::Fen(self.fen_of(g)).into()]),
-            Command::Go(limits) => return self.go(limits),
+            Command::Go(limits, searchmoves) => match self.root_moves(&searchmoves) {
+                Ok(moves) => {
+                    return self.go(Limits {
+                        searchmoves: moves,
+                        ..limits
+                    });
+                }
+                Err(e) => Err(e),
+            },
             // The empty sequence: nothing to run.
             Command::Perft(0) => self.game().map(|_| vec![Done::Nodes(1).into()]),
             Command::Solve(limits) => match self.game() {

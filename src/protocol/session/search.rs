@@ -1,11 +1,12 @@
 //! The engine's work seen from the session: `go` and the move it plays, and
 //! the budgets and final lines of `solve` and `analyse`.
 
+use super::game::legal_move;
 use super::job::Work;
 use super::{Action, Session, State};
 use crate::engine::{Limits, SearchResult};
-use crate::protocol::reply::{ErrorCode, Reply};
-use crate::rules::uci;
+use crate::protocol::reply::{ErrorCode, Refusal, Reply};
+use crate::rules::{Move, uci};
 use crate::solver::SolveLimits;
 
 impl Session {
@@ -111,6 +112,18 @@ impl Session {
             }
             None => vec![Reply::no_move()],
         }
+    }
+}
+
+impl Session {
+    /// `go searchmoves`' moves read against the game's position (none
+    /// given: none, every move may be chosen).
+    pub(super) fn root_moves(&self, texts: &[String]) -> Result<Vec<Move>, Refusal> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let pos = *self.game()?.position();
+        texts.iter().map(|t| legal_move(&pos, t)).collect()
     }
 }
 

@@ -39,7 +39,7 @@ pub enum Out {
     Search {
         id: u64,
         pos: Position,
-        limits: Limits,
+        limits: Box<Limits>,
     },
     /// End the running search now and play what it found (`?`).
     MoveNow,
@@ -274,7 +274,7 @@ impl XBoard {
         vec![Out::Search {
             id: self.next_id,
             pos,
-            limits: self.clock.limits(pos.side_to_move()),
+            limits: Box::new(self.clock.limits(pos.side_to_move())),
         }]
     }
 
