@@ -260,7 +260,7 @@ fn parse_solve(verb: &str, args: &[&str]) -> Result<SolveLimits, ParseError> {
         let [key, value] = pair else {
             return Err(bad(format!("{verb} {} needs a value", pair[0])));
         };
-        let number = value.parse::<u64>().ok().filter(|n| *n > 0);
+        let number = above_zero::<u64>(value);
         let key_lc = key.to_ascii_lowercase();
         let slot = match key_lc.as_str() {
             "movetime" => &mut limits.movetime_ms,
@@ -283,6 +283,11 @@ fn parse_solve(verb: &str, args: &[&str]) -> Result<SolveLimits, ParseError> {
         })?);
     }
     Ok(limits)
+}
+
+/// `value` as a number above 0.
+fn above_zero<T: std::str::FromStr + PartialOrd + From<u8>>(value: &str) -> Option<T> {
+    value.parse().ok().filter(|n: &T| *n > T::from(0))
 }
 
 /// `go`'s keywords: UCI's, `searchmoves` taking the words up to the next.
@@ -337,22 +342,10 @@ fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), ParseError> {
         let number = |what: &str| bad(format!("go {key} takes {what}, not '{}'", printable(value)));
         match key.as_str() {
             "depth" => {
-                limits.depth = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|d| *d > 0)
-                        .ok_or_else(|| number("a depth above 0"))?,
-                )
+                limits.depth = Some(above_zero(value).ok_or_else(|| number("a depth above 0"))?)
             }
             "nodes" => {
-                limits.nodes = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|n| *n > 0)
-                        .ok_or_else(|| number("a count above 0"))?,
-                )
+                limits.nodes = Some(above_zero(value).ok_or_else(|| number("a count above 0"))?)
             }
             "movetime" => {
                 limits.movetime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?)
@@ -361,13 +354,7 @@ fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), ParseError> {
                 limits.movestogo = Some(value.parse().map_err(|_| number("a move count"))?)
             }
             "mate" => {
-                limits.mate = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|n| *n > 0)
-                        .ok_or_else(|| number("a move count above 0"))?,
-                )
+                limits.mate = Some(above_zero(value).ok_or_else(|| number("a move count above 0"))?)
             }
             "wtime" => limits.wtime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
             "btime" => limits.btime_ms = Some(value.parse().map_err(|_| number("milliseconds"))?),
