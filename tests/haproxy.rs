@@ -271,6 +271,18 @@ fn replicas_behind_haproxy_share_the_load_and_survive_a_death() {
         "sessions accepted per replica after the loadtest (health checks included): {accepted:?}"
     );
 
+    // The loadtest's sessions gone (a closing TCP session lingers half a
+    // second), all but a health check in flight.
+    for replica in &replicas {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while replica.sessions_now() > 1 {
+            assert!(
+                Instant::now() < deadline,
+                "the loadtest's sessions stay open"
+            );
+        }
+    }
+
     // Thirty games, each on the replica the balancer chose: leastconn
     // spreads them evenly.
     let games: Vec<Peer> = (0..30)
