@@ -27,7 +27,7 @@ pub use time::{DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
 
 use crate::memory::{MemoryBudget, Reservation};
 use crate::rules::{Gaps, Position, RuleSet};
-use crate::solver::{SolveLimits, SolveProgress, Solver};
+use crate::solver::{SolveProgress, Solver};
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::Instant;
@@ -286,27 +286,8 @@ impl Engine {
             p => report(p),
         };
         let mut tally = proven::Tally::new(&clock, &mut pass);
-        let mate = limits.mate.and_then(|_| {
-            let bounds = SolveLimits {
-                nodes: limits.nodes,
-                movetime_ms: budget.total_ms(),
-            };
-            proven::mate(|| self.solver(), pos, bounds, stop, &mut tally)
-        });
-        let proof = match mate {
-            Some(course) => course,
-            None if limits.mate.is_some() => proven::Course::Search { avoid: Vec::new() },
-            None => proven::proven(
-                || self.solver(),
-                pos,
-                &budget,
-                limits.ponder,
-                stop,
-                &mut tally,
-            ),
-        };
+        let proof = proven::course(|| self.solver(), pos, limits, &budget, stop, &mut tally);
         let proved = tally.nodes;
-        let proof = proven::within_searchmoves(proof, pos, &limits.searchmoves);
         if let proven::Course::Play(_) = proof {
             for line in &held {
                 report(Progress::Search(line));

@@ -21,7 +21,7 @@
 //! search, whose node counts are a signature of its behaviour.
 
 use super::report::{Progress, Score, SearchInfo, SearchResult, proven_score};
-use super::time::{Budget, Clock};
+use super::time::{Budget, Clock, Limits};
 use crate::proofs;
 use crate::rules::{Move, Position};
 use crate::solver::{
@@ -132,7 +132,7 @@ impl<'a> Tally<'a> {
 /// tables do not know the position; without a clock nothing is looked up.
 /// The solver's progress and the proven move's line go to `tally`, which
 /// keeps the nodes spent.
-pub(super) fn proven<'s>(
+fn proven<'s>(
     solver: impl FnOnce() -> &'s mut Solver,
     pos: &Position,
     budget: &Budget,
@@ -189,13 +189,36 @@ pub(super) fn proven<'s>(
     }
 }
 
-/// `go mate N`: a win within `moves` moves (2N - 1 plies) from the tables
+/// What a `go` plays from its proofs: `go mate`'s ([`mate`]) or the usual
+/// ones ([`proven`]), kept to `go searchmoves` ([`within_searchmoves`]).
+pub(super) fn course<'s>(
+    solver: impl FnOnce() -> &'s mut Solver,
+    pos: &Position,
+    limits: &Limits,
+    budget: &Budget,
+    stop: &Stop,
+    tally: &mut Tally<'_>,
+) -> Course {
+    let course = match limits.mate {
+        Some(_) => {
+            let bounds = SolveLimits {
+                nodes: limits.nodes,
+                movetime_ms: budget.total_ms(),
+            };
+            mate(solver, pos, bounds, stop, tally).unwrap_or(Course::Search { avoid: Vec::new() })
+        }
+        None => proven(solver, pos, budget, limits.ponder, stop, tally),
+    };
+    within_searchmoves(course, pos, &limits.searchmoves)
+}
+
+/// `go mate N`: a win within N moves (2N - 1 plies) from the tables
 /// or the exact solver, which proves the position's value and distance
 /// (so also that there is no such win). The proven move is played either
 /// way, announced with its proven value: a win in more moves, a draw or a
 /// loss says there is no mate in N. `None` when nothing was proven within
 /// `limits` (or `stop` came first): the search plays instead.
-pub(super) fn mate<'s>(
+fn mate<'s>(
     solver: impl FnOnce() -> &'s mut Solver,
     pos: &Position,
     limits: SolveLimits,
