@@ -148,6 +148,14 @@ export class Explorer {
     this.render("Listing the moves\u2026");
     this.run(async () => {
       if (fen !== this.fen) return;
+      // Explored meanwhile (a request queued twice): nothing to prove again.
+      const done = this.cache.get(fen);
+      if (done) {
+        this.rows = done;
+        this.render(this.summary(done));
+        this.onRows(fen, done);
+        return;
+      }
       const enabled = this.enabled;
       await this.explore(fen, enabled ? BUDGET : 0, (rows, note) => {
         this.onRows(fen, rows);
