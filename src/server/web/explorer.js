@@ -137,25 +137,13 @@ export class Explorer {
       this.render(this.enabled ? "No position to explore." : "");
       return;
     }
-    const cached = this.cache.get(fen);
-    if (cached) {
-      this.rows = cached;
-      this.render(this.summary(cached));
-      this.onRows(fen, cached);
-      return;
-    }
+    if (this.showExplored(fen)) return;
     this.rows = [];
     this.render("Listing the moves\u2026");
     this.run(async () => {
       if (fen !== this.fen) return;
       // Explored meanwhile (a request queued twice): nothing to prove again.
-      const done = this.cache.get(fen);
-      if (done) {
-        this.rows = done;
-        this.render(this.summary(done));
-        this.onRows(fen, done);
-        return;
-      }
+      if (this.showExplored(fen)) return;
       const enabled = this.enabled;
       await this.explore(fen, enabled ? BUDGET : 0, (rows, note) => {
         this.onRows(fen, rows);
@@ -164,6 +152,16 @@ export class Explorer {
         this.render(note);
       });
     });
+  }
+
+  // Shows `fen`'s complete exploration, if there is one.
+  showExplored(fen) {
+    const done = this.cache.get(fen);
+    if (!done) return false;
+    this.rows = done;
+    this.render(this.summary(done));
+    this.onRows(fen, done);
+    return true;
   }
 
   // Explores `fen` with `budget` ms per move (0: only list the moves);
