@@ -252,6 +252,55 @@ async fn a_lost_game_is_said_in_red_without_moving_the_board() {
     b.click("#banner .close").await;
     b.wait_until("document.getElementById('banner').hidden")
         .await;
+    // Lost from the start: the analysis says no move of the person's lost it.
+    b.click("#analyse-this").await;
+    b.wait_until("document.getElementById('analysis-progress').textContent.startsWith('No move of')")
+        .await;
+    assert_eq!(
+        b.text("#analysis-progress").await,
+        "No move of white's spoiled the result. White was lost from the start."
+    );
+    b.finish().await;
+}
+
+/// After a loss, one click shows the move that threw the game away and
+/// what would have held, without a word of protocol.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_loss_the_page_shows_the_move_that_lost_and_what_held() {
+    let Some((_server, b)) = open_page("why-lost", Screen::Desktop).await else {
+        return;
+    };
+    // A race white wins only with h4; the person plays h3, then anything.
+    new_game(&b, "white", Key::Home, "8/p7/8/3p4/8/3P4/7P/8 w -").await;
+    b.wait_until("document.body.dataset.state === 'your-move' && pawnrace.play.moves.length === 0")
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    click_move(&b, "h2h3").await;
+    for _ in 0..8 {
+        b.wait_until("['your-move', 'over'].includes(document.body.dataset.state) && pawnrace.client.idle")
+            .await;
+        if state(&b).await == json!("over") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let m = choose(&legal_moves(&b).await, true);
+        click_move(&b, &m).await;
+        b.wait_until("document.body.dataset.state !== 'your-move'")
+            .await;
+    }
+    b.wait_until("!document.getElementById('banner').hidden")
+        .await;
+    assert!(b.text("#banner").await.starts_with("You lost."));
+    b.click("#banner .why").await;
+    // The analysis lands on 1. h3 and says what held.
+    b.wait_until("document.getElementById('alternatives').textContent.includes('h4: Win in 9')")
+        .await;
+    assert!(b.text("#ply-detail").await.starts_with("1. h3: spoiled"));
+    assert_eq!(
+        b.text("#alternatives").await,
+        "Instead of 1. h3, these kept the result:\nh4: Win in 9 (white wins)"
+    );
+    b.screenshot("why-lost.png").await;
     b.finish().await;
 }
 

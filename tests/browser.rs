@@ -106,10 +106,15 @@ async fn check_result_banner(b: &Browser) {
         "black-wins" => ("You lost. ", "lost"),
         _ => ("", "draw"),
     };
-    // The banner's text, then its close button's.
+    // The banner's text, its close button's, and the way to the analysis.
+    let why = if outcome == "lost" {
+        "See which move lost it"
+    } else {
+        "Analyse the game"
+    };
     assert_eq!(
         b.text("#banner").await,
-        format!("{said}{want} ({token})\u{d7}")
+        format!("{said}{want} ({token})\u{d7}\n{why}")
     );
     let colour = b
         .js(

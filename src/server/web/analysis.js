@@ -93,8 +93,11 @@ export class Analysis {
     });
   }
 
-  // Replays `game`, then analyses it with `budget` ms per position.
-  analyse(game, budget) {
+  // Replays `game`, then analyses it with `budget` ms per position. With
+  // `focus` (a side), the analysis ends on that side's first spoiled move,
+  // which it explains first: a player who lost sees where, and what would
+  // have held.
+  analyse(game, budget, focus = null) {
     this.stop();
     return this.run(async () => {
       this.reset();
@@ -104,8 +107,21 @@ export class Analysis {
       this.budget = budget;
       this.show();
       await this.prove(budget);
-      await this.explain(budget);
+      const first = focus ? this.firstSpoil(focus) : null;
+      if (first !== null) this.go(first);
+      await this.explain(budget, first);
+      if (focus && first === null) {
+        const start = resultFor(this.values[0], focus).result;
+        const why = start === "loss" ? ` ${capitalized(focus)} was lost from the start.` : "";
+        this.ui.progress(`No move of ${focus}'s spoiled the result.${why}`);
+      }
     });
+  }
+
+  // The ply of `side`'s first spoiled move, or null.
+  firstSpoil(side) {
+    const ply = this.verdicts.findIndex((v, p) => v === "spoiled" && sideOf(this.fens[p - 1]) === side);
+    return ply > 0 ? ply : null;
   }
 
   async prove(budget) {
@@ -138,8 +154,10 @@ export class Analysis {
 
   // At every spoiled move: the moves of the position before it, valued
   // by `explore`, so that the page can say what would have kept the result.
-  async explain(budget) {
+  async explain(budget, first = null) {
     const spoiled = this.verdicts.flatMap((v, ply) => (v === "spoiled" ? [ply] : []));
+    // The move shown first is explained first.
+    spoiled.sort((a, b) => (b === first) - (a === first));
     for (const ply of spoiled) {
       if (!this.game) return;
       this.ui.progress(`Finding what would have kept the result at ${this.label(ply)}\u2026`);

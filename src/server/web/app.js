@@ -102,7 +102,14 @@ const play = new Play(client, board, thinking, {
       banner.hidden = true;
     });
     const said = { won: "You won. ", lost: "You lost. ", draw: "", watched: "" }[outcome] ?? "";
-    banner.replaceChildren(`${said}${capitalized(over.sentence)} `, result, close);
+    // The way to what the game's proofs say: where it was lost, and what
+    // would have held.
+    const why = document.createElement("button");
+    why.type = "button";
+    why.className = "why";
+    why.textContent = outcome === "lost" ? "See which move lost it" : "Analyse the game";
+    why.addEventListener("click", () => analyseThisGame());
+    banner.replaceChildren(`${said}${capitalized(over.sentence)} `, result, close, document.createElement("br"), why);
   },
   moveList: (moves, offset, current, onClick) => renderMoves($("moves"), moves, offset, { current, onClick }),
   shown(fen) {
@@ -354,11 +361,18 @@ $("first").addEventListener("click", () => analysis.go(0));
 $("prev").addEventListener("click", () => analysis.step(-1));
 $("next").addEventListener("click", () => analysis.step(1));
 $("last").addEventListener("click", () => analysis.go(Infinity));
-$("analyse-this").addEventListener("click", () => {
+// The game just played, analysed; a person who played one side is shown
+// their first spoiled move.
+function analyseThisGame() {
   $("pgn").value = play.pgn();
   showTab("analyse");
-  startAnalysis();
-});
+  readPgn();
+  const humans = ["white", "black"].filter((side) => play.seats[side] === "human");
+  const game = games[0];
+  if (!game) return;
+  analysis.analyse(game, Math.max(10, Number($("budget").value) || 1000), humans.length === 1 ? humans[0] : null);
+}
+$("analyse-this").addEventListener("click", analyseThisGame);
 
 // Keys, when no text field has them.
 document.addEventListener("keydown", (event) => {
