@@ -254,8 +254,10 @@ async fn a_lost_game_is_said_in_red_without_moving_the_board() {
         .await;
     // Lost from the start: the analysis says no move of the person's lost it.
     b.click("#analyse-this").await;
-    b.wait_until("document.getElementById('analysis-progress').textContent.startsWith('No move of')")
-        .await;
+    b.wait_until(
+        "document.getElementById('analysis-progress').textContent.startsWith('No move of')",
+    )
+    .await;
     assert_eq!(
         b.text("#analysis-progress").await,
         "No move of white's spoiled the result. White was lost from the start."
@@ -277,8 +279,10 @@ async fn after_a_loss_the_page_shows_the_move_that_lost_and_what_held() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     click_move(&b, "h2h3").await;
     for _ in 0..8 {
-        b.wait_until("['your-move', 'over'].includes(document.body.dataset.state) && pawnrace.client.idle")
-            .await;
+        b.wait_until(
+            "['your-move', 'over'].includes(document.body.dataset.state) && pawnrace.client.idle",
+        )
+        .await;
         if state(&b).await == json!("over") {
             break;
         }
