@@ -57,6 +57,26 @@ async fn soon(b: &Browser, condition: &str, within: Duration) {
     }
 }
 
+/// The person (white) plays `choose`'s moves by clicks, at most `moves` of
+/// them, until the game is over.
+async fn play_white_to_the_end(b: &Browser, moves: usize) {
+    for _ in 0..moves {
+        b.wait_until(
+            "['your-move', 'over'].includes(document.body.dataset.state) && pawnrace.client.idle",
+        )
+        .await;
+        if state(b).await == json!("over") {
+            return;
+        }
+        // The board takes no input while the last move is animated.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let m = choose(&legal_moves(b).await, true);
+        click_move(b, &m).await;
+        b.wait_until("document.body.dataset.state !== 'your-move'")
+            .await;
+    }
+}
+
 /// `uci`, then `d`, typed in the console while the engine thinks, then
 /// Move now: every reply still answers its own command, and the game goes
 /// on (the engine's move in the list, the person's moves offered).
@@ -221,18 +241,7 @@ async fn a_lost_game_is_said_in_red_without_moving_the_board() {
     let before = b.js(top, vec![]).await;
     // Black's a-pawn is two steps from promoting, white's four.
     new_game(&b, "white", Key::Home, "8/8/8/8/8/p7/7P/8 w -").await;
-    for _ in 0..4 {
-        b.wait_until("['your-move', 'over'].includes(document.body.dataset.state)")
-            .await;
-        if state(&b).await == json!("over") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let m = choose(&legal_moves(&b).await, true);
-        click_move(&b, &m).await;
-        b.wait_until("document.body.dataset.state !== 'your-move'")
-            .await;
-    }
+    play_white_to_the_end(&b, 4).await;
     b.wait_until("document.body.dataset.state === 'over'").await;
     b.wait_until("!document.getElementById('banner').hidden")
         .await;
@@ -278,20 +287,7 @@ async fn after_a_loss_the_page_shows_the_move_that_lost_and_what_held() {
         .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     click_move(&b, "h2h3").await;
-    for _ in 0..8 {
-        b.wait_until(
-            "['your-move', 'over'].includes(document.body.dataset.state) && pawnrace.client.idle",
-        )
-        .await;
-        if state(&b).await == json!("over") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let m = choose(&legal_moves(&b).await, true);
-        click_move(&b, &m).await;
-        b.wait_until("document.body.dataset.state !== 'your-move'")
-            .await;
-    }
+    play_white_to_the_end(&b, 8).await;
     b.wait_until("!document.getElementById('banner').hidden")
         .await;
     assert!(b.text("#banner").await.starts_with("You lost."));
