@@ -10,6 +10,7 @@
 //! solves share the solver's table, so a sibling's proof helps the next.
 
 use super::instant_value;
+use super::write::value_text;
 use crate::rules::{Color, Move, Position, san};
 use crate::solver::{Proven, SolveLimits, SolveProgress, Solver, Standing, Value};
 use crate::stop::Stop;
@@ -40,16 +41,14 @@ impl Explored {
         Some(Standing::new(value, after.plies.map(|p| p + 1)))
     }
 
-    /// The winner and distance as the protocol writes a value
-    /// ([`value_text`](super::write::value_text)): `white wins in 29`.
+    /// The value as the protocol writes one ([`value_text`]), its distance
+    /// counted from the position explored: `white wins in 29`.
     pub fn value_text(&self) -> String {
-        let Some(after) = &self.after else {
-            return "unknown".into();
-        };
-        match after.winner(self.side_after) {
-            Some(w) => format!("{} wins in {}", w.name(), after.plies.map_or(0, |p| p + 1)),
-            None => "draw".into(),
-        }
+        let from_here = self.after.as_ref().map(|a| Proven {
+            plies: a.plies.map(|p| p + 1),
+            ..a.clone()
+        });
+        value_text(from_here.as_ref(), self.side_after)
     }
 }
 

@@ -113,9 +113,7 @@ impl Session {
             None => vec![Reply::no_move()],
         }
     }
-}
 
-impl Session {
     /// `go searchmoves`' moves read against the game's position (none
     /// given: none, every move may be chosen).
     pub(super) fn root_moves(&self, texts: &[String]) -> Result<Vec<Move>, Refusal> {
