@@ -146,6 +146,31 @@ pub(super) fn send(conn: &mut LineConn, line: &str) -> Result<(), Fault> {
         .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot write '{line}': {e}")))
 }
 
+/// Sends `line`, then reads within `patience` until a line `ends` (the
+/// lines before it skipped), which it returns with the time since `line`
+/// was written; `waiting` names what it waits for in a fault.
+pub(super) fn ask(
+    conn: &mut LineConn,
+    line: &str,
+    patience: Duration,
+    ends: impl Fn(&str) -> bool,
+    waiting: &str,
+) -> Result<Answer, Fault> {
+    send(conn, line)?;
+    let start = Instant::now();
+    loop {
+        let reply = conn
+            .recv_until(start + patience)
+            .map_err(|s| silence_fault(s, waiting))?;
+        if ends(&reply) {
+            return Ok(Answer {
+                text: reply,
+                elapsed: start.elapsed(),
+            });
+        }
+    }
+}
+
 /// The pawnrace protocol: the referee resends the whole game before every
 /// `go`, so the engine's own board never matters.
 pub struct PawnracePlayer {
@@ -199,21 +224,8 @@ impl PawnracePlayer {
     /// Sends `line` and reads to its final line, skipping `info` and other
     /// lines before it.
     fn command(&mut self, line: &str, patience: Duration) -> Result<Answer, Fault> {
-        let conn = self.conn()?;
-        send(conn, line)?;
-        let start = Instant::now();
-        let deadline = start + patience;
-        loop {
-            let reply = conn
-                .recv_until(deadline)
-                .map_err(|s| silence_fault(s, &format!("to '{line}'")))?;
-            if is_final_line(&reply) {
-                return Ok(Answer {
-                    text: reply,
-                    elapsed: start.elapsed(),
-                });
-            }
-        }
+        let waiting = format!("to '{line}'");
+        ask(self.conn()?, line, patience, is_final_line, &waiting)
     }
 
     /// `command`, failing unless the final line starts with `want`.

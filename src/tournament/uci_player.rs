@@ -6,10 +6,10 @@
 
 use super::engine_proc::LineConn;
 use super::player::{
-    Answer, EngineOption, Fault, FaultKind, Launch, Player, Start, open, send, silence_fault,
+    Answer, EngineOption, Fault, FaultKind, Launch, Player, Start, ask, open, send,
 };
 use crate::rules::{Color, Gaps, Move};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long an engine has to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
@@ -68,19 +68,9 @@ impl UciPlayer {
             .conn
             .as_mut()
             .ok_or_else(|| Fault::new(FaultKind::Crash, "not running"))?;
-        send(conn, line)?;
-        let start = Instant::now();
-        loop {
-            let reply = conn
-                .recv_until(start + patience)
-                .map_err(|s| silence_fault(s, &format!("to '{line}' (waiting for {until})")))?;
-            if reply.split_whitespace().next() == Some(until) {
-                return Ok(Answer {
-                    text: reply,
-                    elapsed: start.elapsed(),
-                });
-            }
-        }
+        let ends = |reply: &str| reply.split_whitespace().next() == Some(until);
+        let waiting = format!("to '{line}' (waiting for {until})");
+        ask(conn, line, patience, ends, &waiting)
     }
 }
 
