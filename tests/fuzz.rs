@@ -43,6 +43,7 @@ const COMMANDS: &[&str] = &[
     "analyse nodes 200",
     "setoption name Hash value 2",
     "setoption name MultiPV value 2",
+    "setoption name Resistance value longest",
     "setoption name Threads value 1",
     "stop",
     "ponderhit",

@@ -37,6 +37,7 @@ const COMMANDS: &[&str] = &[
     "setoption name Gaps value none",
     "setoption name Hash value 2",
     "setoption name MultiPV value 2",
+    "setoption name Resistance value longest",
     "setoption name Nonsense value 1",
     "setoption name UCI_Variant value pawnrace",
     "setoption name UCI_Variant value mini4",

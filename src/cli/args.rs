@@ -117,6 +117,25 @@ pub struct SetArgs {
     /// Read the positions from this file instead of the committed keep set.
     #[arg(long, value_name = "FILE")]
     pub set: Option<PathBuf>,
+    /// Only the set's positions this many plies into their opening: `1-3`,
+    /// or `2` for one length.
+    #[arg(long, value_name = "LO-HI", value_parser = parse_ply_range)]
+    pub plies: Option<(u32, u32)>,
+}
+
+/// `LO-HI` or `N` (for `N-N`), plies into an opening, `1 <= LO <= HI`.
+pub fn parse_ply_range(s: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = s.split_once('-').unwrap_or((s, s));
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{t}' is not a number"))
+    };
+    let (lo, hi) = (number(lo)?, number(hi)?);
+    if lo == 0 || lo > hi {
+        return Err(format!("plies {lo}-{hi}: want 1 <= LO <= HI"));
+    }
+    Ok((lo, hi))
 }
 
 /// `--shard I/N`: of the work left, every N-th item starting at I, so that

@@ -2,7 +2,7 @@
 //! (`data/keep-set.txt`), resumably and in shards; `pawnrace bench keep`
 //! plays the engine on them.
 
-use super::args::{ProofTable, SESSION_HASH_MIB, Shard, append_to};
+use super::args::{ProofTable, SESSION_HASH_MIB, Shard, append_to, parse_ply_range};
 use clap::Args;
 use pawnrace::lab::keep::{self, Entry, MakeOptions};
 use pawnrace::solver::{SolveLimits, Solver};
@@ -48,13 +48,12 @@ pub struct KeepSetArgs {
     table: ProofTable,
 }
 
+/// `LO-HI` with `LO < HI`: both sides to move need a length.
 fn parse_plies(s: &str) -> Result<(u32, u32), String> {
-    let (lo, hi) = s.split_once('-').ok_or("want LO-HI, e.g. 5-8")?;
-    let lo: u32 = lo.parse().map_err(|_| format!("'{lo}' is not a number"))?;
-    let hi: u32 = hi.parse().map_err(|_| format!("'{hi}' is not a number"))?;
-    if lo == 0 || lo >= hi {
+    let (lo, hi) = parse_ply_range(s)?;
+    if lo == hi {
         return Err(format!(
-            "plies {lo}-{hi}: want 1 <= LO < HI (both sides need a length)"
+            "plies {lo}-{hi}: want LO < HI (both sides need a length)"
         ));
     }
     Ok((lo, hi))

@@ -18,11 +18,13 @@
 mod gaps;
 mod proven;
 mod report;
+mod resist;
 mod search;
 mod time;
 mod tt;
 
 pub use report::{Progress, Score, SearchInfo, SearchResult};
+pub use resist::Resistance;
 pub use time::{DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
 
 use crate::memory::{MemoryBudget, Reservation};
@@ -51,6 +53,8 @@ pub struct EngineSettings {
     /// Kept back from every time limit, so that the move still arrives in
     /// time after the reply travels and the process is scheduled.
     pub move_overhead_ms: u64,
+    /// How a proven loss (or a draw at best) is played out.
+    pub resistance: Resistance,
 }
 
 impl EngineSettings {
@@ -61,6 +65,7 @@ impl EngineSettings {
             threads: 1,
             multipv: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            resistance: Resistance::default(),
         }
     }
 }
@@ -84,6 +89,7 @@ struct Run {
     since: Instant,
     move_overhead_ms: u64,
     multipv: u32,
+    resistance: Resistance,
 }
 
 impl Engine {
@@ -264,6 +270,7 @@ impl Engine {
             since,
             move_overhead_ms: self.settings.move_overhead_ms,
             multipv: self.settings.multipv,
+            resistance: self.settings.resistance,
         }
     }
 
@@ -286,7 +293,15 @@ impl Engine {
             p => report(p),
         };
         let mut tally = proven::Tally::new(&clock, &mut pass);
-        let proof = proven::course(|| self.solver(), pos, limits, &budget, stop, &mut tally);
+        let proof = proven::course(
+            || self.solver(),
+            pos,
+            limits,
+            &budget,
+            run.resistance,
+            stop,
+            &mut tally,
+        );
         let proved = tally.nodes;
         if let proven::Course::Play(_) = proof {
             for line in &held {
@@ -371,6 +386,8 @@ impl Engine {
                 since: Instant::now(),
                 move_overhead_ms: 0,
                 multipv: 1,
+                // A pair's value is what counts, not how its loss is played.
+                resistance: Resistance::Longest,
             };
             let result = self.run(pos, sub, &each, stop, &mut |p| {
                 if let Progress::Solve(p) = p {

@@ -21,6 +21,7 @@
 //! search, whose node counts are a signature of its behaviour.
 
 use super::report::{Progress, Score, SearchInfo, SearchResult, proven_score};
+use super::resist::{self, Resistance};
 use super::time::{Budget, Clock, Limits};
 use crate::proofs;
 use crate::rules::{Move, Position};
@@ -137,6 +138,7 @@ fn proven<'s>(
     pos: &Position,
     budget: &Budget,
     ponder: bool,
+    resistance: Resistance,
     stop: &Stop,
     tally: &mut Tally<'_>,
 ) -> Course {
@@ -148,11 +150,22 @@ fn proven<'s>(
         (Some(total), false) => Some(solver_share(total)),
         (None, false) => return nothing,
     };
-    if let Some(e) = proofs::known(pos) {
+    // A table's loss or draw is resisted from the solver too (the tables
+    // keep the longest loss, not the traps).
+    let known = proofs::known(pos);
+    let resisting = |value: Value| resistance == Resistance::Practical && value != Value::Win;
+    if let Some(e) = known.as_ref().filter(|e| !resisting(e.value)) {
+        let line = &mut |i: &SearchInfo| tally.searched(i);
+        return play(pos, Some(e.standing()), e.line.clone(), 0, clock, line).unwrap_or(nothing);
+    }
+    let solver = solver();
+    if let Some(e) = known {
+        if let Some(c) = trap(solver, pos, e.value, share, stop, tally) {
+            return c;
+        }
         let line = &mut |i: &SearchInfo| tally.searched(i);
         return play(pos, Some(e.standing()), e.line, 0, clock, line).unwrap_or(nothing);
     }
-    let solver = solver();
     // What is left of the share: the clock may have started before the
     // search did (a command that waited for a search slot).
     let decided =
@@ -170,6 +183,14 @@ fn proven<'s>(
             return from_bounds(pos, &bounds, nodes, clock, line);
         }
     };
+    if resisting(decided.value) {
+        // Three quarters of what is left, the rest for the longest loss
+        // should no move set a trap.
+        let traps = share.map(|t| t - clock.left_ms(t) / 4);
+        if let Some(c) = trap(solver, pos, decided.value, traps, stop, tally) {
+            return c;
+        }
+    }
     // The distance, with what is left of the share.
     let solved = solver.solve(pos, &within(share, clock), stop, &mut |p| tally.proving(p));
     tally.spent(solver);
@@ -189,6 +210,32 @@ fn proven<'s>(
     }
 }
 
+/// The practical move in a position proven to have `value` (a loss or a
+/// draw), chosen until `until` ms on the go's clock ([`resist::choose`]);
+/// none while pondering, which has no deadline to choose by.
+fn trap(
+    solver: &mut Solver,
+    pos: &Position,
+    value: Value,
+    until: Option<u64>,
+    stop: &Stop,
+    tally: &mut Tally<'_>,
+) -> Option<Course> {
+    let clock = tally.clock;
+    let chosen = resist::choose(solver, pos, value, until?, clock, stop)?;
+    tally.nodes += chosen.nodes;
+    let nodes = tally.nodes;
+    let line = &mut |i: &SearchInfo| tally.searched(i);
+    play(
+        pos,
+        Some(Standing::new(value, None)),
+        vec![chosen.mv],
+        nodes,
+        clock,
+        line,
+    )
+}
+
 /// What a `go` plays from its proofs: `go mate`'s ([`mate`]) or the usual
 /// ones ([`proven`]), kept to `go searchmoves` ([`within_searchmoves`]).
 pub(super) fn course<'s>(
@@ -196,6 +243,7 @@ pub(super) fn course<'s>(
     pos: &Position,
     limits: &Limits,
     budget: &Budget,
+    resistance: Resistance,
     stop: &Stop,
     tally: &mut Tally<'_>,
 ) -> Course {
@@ -207,7 +255,7 @@ pub(super) fn course<'s>(
             };
             mate(solver, pos, bounds, stop, tally).unwrap_or(Course::Search { avoid: Vec::new() })
         }
-        None => proven(solver, pos, budget, limits.ponder, stop, tally),
+        None => proven(solver, pos, budget, limits.ponder, resistance, stop, tally),
     };
     within_searchmoves(course, pos, &limits.searchmoves)
 }

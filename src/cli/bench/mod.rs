@@ -99,7 +99,14 @@ fn keep_set(args: &SetArgs) -> Result<Vec<Case>, String> {
             std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
         }
     };
-    cases_from(&text)
+    let cases = cases_from(&text)?;
+    Ok(match args.plies {
+        None => cases,
+        Some((lo, hi)) => cases
+            .into_iter()
+            .filter(|c| (lo as usize..=hi as usize).contains(&c.plies()))
+            .collect(),
+    })
 }
 
 /// A keep set's positions, leaving out the slots where none was found.

@@ -20,7 +20,7 @@ use running::{Running, answers_while_busy};
 
 use super::command::{Command, GameKind, Verb, parse};
 use super::reply::{Done, ErrorCode, Refusal, Reply, board_lines};
-use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineSettings, Limits};
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, EngineSettings, Limits, Resistance};
 use crate::memory::MemoryBudget;
 
 use crate::rules::{Game, Gaps, Position, RuleSet, Variant};
@@ -102,6 +102,8 @@ pub struct Session {
     /// Lines a search reports (`setoption name MultiPV`).
     multipv: u32,
     move_overhead_ms: u64,
+    /// How a proven loss is played out (`setoption name Resistance`).
+    resistance: Resistance,
     state: State,
     /// Made on first use, so that idle sessions hold no table; away while a
     /// job has it. Its solver serves `solve` too, and its table outlives one
@@ -150,6 +152,7 @@ impl Session {
             threads: 1,
             multipv: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            resistance: Resistance::default(),
             options,
             state: State::AwaitingGaps(RuleSet::PAWNRACE),
             engine: None,
@@ -318,6 +321,7 @@ impl Session {
             threads: self.threads,
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead_ms,
+            resistance: self.resistance,
         }
     }
 

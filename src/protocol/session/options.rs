@@ -1,6 +1,7 @@
 //! The engine's settings: `uci`'s greeting with its options, and `setoption`.
 
 use super::{Action, Answer, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, Session, fail};
+use crate::engine::Resistance;
 use crate::protocol::command::GameKind;
 use crate::protocol::reply::{Done, ErrorCode, Refusal, Reply};
 use crate::protocol::variant_ini::{self, VARIANT_NAME};
@@ -41,6 +42,11 @@ impl Session {
             UciOption::Threads => format!("spin default 1 min 1 max {}", max_threads()),
             UciOption::Ponder => "check default false".into(),
             UciOption::MultiPv => format!("spin default 1 min 1 max {MAX_MULTIPV}"),
+            UciOption::Resistance => format!(
+                "combo default {} {}",
+                Resistance::default(),
+                Resistance::ALL.map(|r| format!("var {r}")).join(" ")
+            ),
             UciOption::Gaps => "string default <empty>".into(),
             UciOption::VariantPath => "string default <empty>".into(),
             UciOption::Fen => format!(
@@ -85,6 +91,15 @@ impl Session {
                 let n = value.number(1, MAX_MULTIPV as u64, "lines")? as u32;
                 self.multipv = n;
                 n.to_string()
+            }
+            UciOption::Resistance => {
+                let r: Resistance = value
+                    .text
+                    .unwrap_or("")
+                    .parse()
+                    .map_err(|e: String| fail(ErrorCode::BadArgument, e))?;
+                self.resistance = r;
+                r.to_string()
             }
             UciOption::Gaps => self.set_gaps(value)?,
             UciOption::UciVariant => self.set_variant(value)?.to_string(),
@@ -229,6 +244,7 @@ enum UciOption {
     Threads,
     Ponder,
     MultiPv,
+    Resistance,
     Gaps,
     UciVariant,
     VariantPath,
@@ -236,12 +252,13 @@ enum UciOption {
 }
 
 impl UciOption {
-    const ALL: [UciOption; 9] = [
+    const ALL: [UciOption; 10] = [
         UciOption::Hash,
         UciOption::MoveOverhead,
         UciOption::Threads,
         UciOption::Ponder,
         UciOption::MultiPv,
+        UciOption::Resistance,
         UciOption::Gaps,
         UciOption::UciVariant,
         UciOption::VariantPath,
@@ -256,6 +273,7 @@ impl UciOption {
             UciOption::Threads => "Threads",
             UciOption::Ponder => "Ponder",
             UciOption::MultiPv => "MultiPV",
+            UciOption::Resistance => "Resistance",
             UciOption::Gaps => "Gaps",
             UciOption::UciVariant => "UCI_Variant",
             UciOption::VariantPath => "VariantPath",

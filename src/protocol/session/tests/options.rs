@@ -21,7 +21,7 @@ fn options() {
     assert_eq!(out[1], "error bad-argument Hash takes MiB from 1 to 1024");
     assert_eq!(
         out[2],
-        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Gaps, UCI_Variant, VariantPath, FEN)"
+        "error bad-argument unknown option 'Contempt' (known: Hash, Move Overhead, Threads, Ponder, MultiPV, Resistance, Gaps, UCI_Variant, VariantPath, FEN)"
     );
     assert_eq!(out[3], "ok setoption Move Overhead 100");
     assert_eq!(
@@ -29,6 +29,27 @@ fn options() {
         "error bad-argument Move Overhead takes milliseconds from 0 to 5000"
     );
     assert_eq!(out[5], out[4]);
+}
+
+#[test]
+fn resistance_takes_its_two_words_and_reaches_the_engine() {
+    let mut s = Session::new(SessionOptions::default());
+    assert_eq!(s.engine_settings().resistance, Resistance::Practical);
+    let out = drive(
+        &mut s,
+        &[
+            "setoption name resistance value LONGEST",
+            "setoption name Resistance value contempt",
+            "setoption name Resistance",
+        ],
+    );
+    assert_eq!(out[0], "ok setoption Resistance longest");
+    assert_eq!(
+        out[1],
+        "error bad-argument Resistance takes practical or longest"
+    );
+    assert_eq!(out[2], out[1]);
+    assert_eq!(s.engine_settings().resistance, Resistance::Longest);
 }
 
 #[test]

@@ -1,0 +1,385 @@
+//! Resisting a proven loss (or holding a proven draw) the practical way:
+//! every losing move loses, so choose the one a fallible opponent is most
+//! likely to answer wrongly.
+//!
+//! The opponent is modelled as a searcher: the engine's own search, run on
+//! the position after each candidate move to increasing depths, stands for
+//! it. Where its choice of reply at some depth is proven to throw the
+//! opponent's result away (a win to a draw or a loss, a draw to a loss),
+//! the candidate is a trap at that depth. Deeper misjudgements weigh more,
+//! since a stronger opponent searches deeper: a move that fools only a
+//! two-ply search fools no real engine. Whether a reply is an error is
+//! proven, from the tables or the solver, never guessed; a reply that
+//! cannot be proven in time counts as no error.
+//!
+//! The loser's "longest loss" is a poor proxy for chances: a searcher errs
+//! where the only winning replies are quiet, deep or counter-intuitive (a
+//! tempo move instead of a push), not where the loss is long. The longest
+//! loss remains the choice when no candidate fools the model, and is what
+//! [`Resistance::Longest`] always plays.
+//!
+//! A proven draw is held the same way, among the moves proven to keep it
+//! only: a trap never costs a proven result.
+
+use super::report::{Score, from_score};
+use super::search;
+use super::time::{Budget, Clock, Limits};
+use super::tt::Table;
+use crate::proofs;
+use crate::rules::{Move, Position};
+use crate::solver::{SolveLimits, Solver, Value};
+use crate::stop::Stop;
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// How the engine plays a position proven lost, or drawn at best (the
+/// `Resistance` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Resistance {
+    /// The move a fallible opponent is likeliest to answer wrongly, among
+    /// those keeping the proven value (the longest loss when none sets a
+    /// trap).
+    #[default]
+    Practical,
+    /// The longest loss (any drawing move for a draw), as a perfect
+    /// opponent would make it last.
+    Longest,
+}
+
+impl Resistance {
+    pub const ALL: [Resistance; 2] = [Resistance::Practical, Resistance::Longest];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Resistance::Practical => "practical",
+            Resistance::Longest => "longest",
+        }
+    }
+}
+
+impl fmt::Display for Resistance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl FromStr for Resistance {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Resistance, String> {
+        Resistance::ALL
+            .into_iter()
+            .find(|r| s.trim().eq_ignore_ascii_case(r.word()))
+            .ok_or_else(|| "Resistance takes practical or longest".to_string())
+    }
+}
+
+/// The deepest the model opponent searches. The race is short (a pawn
+/// moves at most six times), and the engines it stands for see far.
+const MODEL_DEPTH: u32 = 14;
+/// The model's nodes per candidate move, the same for each so that their
+/// depths compare: about 10 ms of one core.
+const MODEL_NODES: u64 = 50_000;
+/// The model's own small table, fresh for each candidate: what one
+/// candidate's search learnt must not colour another's.
+const MODEL_TABLE_MIB: usize = 1;
+
+/// The chosen move and how it fools the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Trap {
+    pub mv: Move,
+    /// The depths at which the model's reply is an error.
+    pub fooled_at: Vec<u32>,
+    /// Solver nodes the choice cost.
+    pub nodes: u64,
+}
+
+/// Among `pos`'s moves that keep `value` (the position's proven value, a
+/// loss or a draw), the one whose position fools the model opponent most
+/// (see the module's documentation), deciding until `deadline_ms` on
+/// `clock`. `None` when no candidate fools it at any depth, the position
+/// is won (nothing to resist), or the time ran out first.
+pub(super) fn choose(
+    solver: &mut Solver,
+    pos: &Position,
+    value: Value,
+    deadline_ms: u64,
+    clock: &Clock,
+    stop: &Stop,
+) -> Option<Trap> {
+    let mistake = match value {
+        Value::Win => return None,
+        Value::Draw => Value::Win,
+        Value::Loss => Value::Draw,
+    };
+    let moves = pos.legal_moves();
+    if moves.len() < 2 {
+        return None;
+    }
+    let mut judge = Judge {
+        solver,
+        clock,
+        deadline_ms,
+        stop,
+        nodes: 0,
+        known: HashMap::new(),
+    };
+    let mut table = Table::new(MODEL_TABLE_MIB);
+    let mut best: Option<(u64, i32, Trap)> = None;
+    for &mv in moves.iter() {
+        if judge.out_of_time() {
+            break;
+        }
+        let after = pos.play_unchecked(mv);
+        // A draw is held only by moves proven to hold it.
+        if value == Value::Draw && judge.at_least(&after, Value::Win) != Some(false) {
+            continue;
+        }
+        let Some(model) = model_replies(&mut table, &after, clock, deadline_ms, stop) else {
+            break;
+        };
+        let mut fooled_at = Vec::new();
+        for (depth, reply) in model.choices() {
+            if judge.at_least(&after.play_unchecked(reply), mistake) == Some(true) {
+                fooled_at.push(depth);
+            }
+        }
+        let weight: u64 = fooled_at.iter().map(|&d| u64::from(d * d)).sum();
+        // Ties go to the move whose position the model likes least for
+        // itself: it is the likelier to go astray there.
+        let rank = (weight, -from_score(model.score));
+        if weight > 0 && best.as_ref().is_none_or(|(w, s, _)| rank > (*w, *s)) {
+            let trap = Trap {
+                mv,
+                fooled_at,
+                nodes: 0,
+            };
+            best = Some((weight, rank.1, trap));
+        }
+    }
+    let nodes = judge.nodes;
+    best.map(|(_, _, trap)| Trap { nodes, ..trap })
+}
+
+/// The model opponent's choices in one position: its best reply at each
+/// depth, from 1 to [`MODEL_DEPTH`].
+struct Model {
+    /// The best reply at each completed depth, from depth 1.
+    bests: Vec<Move>,
+    /// Whether the search ended by proving the result, so that its last
+    /// choice stands at every deeper depth too.
+    settled: bool,
+    /// Its score at the last completed depth, for the side it plays.
+    score: Score,
+}
+
+impl Model {
+    fn choices(&self) -> impl Iterator<Item = (u32, Move)> + '_ {
+        let last = self.bests.last().copied();
+        let deeper = if self.settled {
+            MODEL_DEPTH as usize - self.bests.len().min(MODEL_DEPTH as usize)
+        } else {
+            0
+        };
+        let extra = last
+            .into_iter()
+            .flat_map(move |m| std::iter::repeat_n(m, deeper));
+        self.bests
+            .iter()
+            .copied()
+            .chain(extra)
+            .enumerate()
+            .map(|(i, m)| (i as u32 + 1, m))
+    }
+}
+
+/// The model's search of `pos` (the opponent to move), `None` when the
+/// deadline came first.
+fn model_replies(
+    table: &mut Table,
+    pos: &Position,
+    clock: &Clock,
+    deadline_ms: u64,
+    stop: &Stop,
+) -> Option<Model> {
+    table.clear();
+    let limits = Limits {
+        depth: Some(MODEL_DEPTH),
+        nodes: Some(MODEL_NODES),
+        ..Limits::default()
+    };
+    let budget = Budget {
+        hard_ms: Some(deadline_ms),
+        soft_ms: None,
+    };
+    let mut bests = Vec::new();
+    let mut score = Score::Cp(0);
+    let result = search::iterate(
+        table,
+        pos,
+        &limits,
+        1,
+        &budget,
+        clock,
+        stop,
+        &[],
+        &mut |info| {
+            if let Some(&m) = info.pv.first()
+                && info.depth as usize == bests.len() + 1
+            {
+                bests.push(m);
+                score = info.score;
+            }
+        },
+    );
+    if budget.past_hard(clock) || stop.is_raised() || bests.is_empty() {
+        return None;
+    }
+    // Ended before its depth and node limits with a mate in view: proven.
+    let settled = matches!(result.score, Score::Mate(_)) && (bests.len() as u32) < MODEL_DEPTH;
+    Some(Model {
+        bests,
+        settled,
+        score,
+    })
+}
+
+/// Proves what the replies are worth, each position once, within the
+/// choice's deadline.
+struct Judge<'a> {
+    solver: &'a mut Solver,
+    clock: &'a Clock,
+    deadline_ms: u64,
+    stop: &'a Stop,
+    nodes: u64,
+    known: HashMap<(u64, Value), Option<bool>>,
+}
+
+impl Judge<'_> {
+    fn out_of_time(&self) -> bool {
+        self.stop.is_raised() || self.clock.elapsed_ms() >= self.deadline_ms
+    }
+
+    /// Whether the side to move in `pos` gets at least `value`: from the
+    /// tables, else the solver; `None` when not proven in time.
+    fn at_least(&mut self, pos: &Position, value: Value) -> Option<bool> {
+        if let Some(&known) = self.known.get(&(pos.hash(), value)) {
+            return known;
+        }
+        let answer = match proofs::known(pos) {
+            Some(p) => Some(p.value >= value),
+            None if self.out_of_time() => None,
+            None => {
+                let limits = SolveLimits {
+                    nodes: None,
+                    movetime_ms: Some(self.clock.left_ms(self.deadline_ms).max(1)),
+                };
+                let answer = self.solver.at_least(pos, value, &limits, self.stop);
+                self.nodes += self.solver.last_nodes();
+                answer
+            }
+        };
+        if answer.is_some() {
+            self.known.insert((pos.hash(), value), answer);
+        }
+        answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{RuleSet, parse_move};
+    use std::time::Instant;
+
+    fn replay(gaps: &str, moves: &[&str]) -> Position {
+        let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps.parse().unwrap())).unwrap();
+        for m in moves {
+            pos = pos.play_unchecked(parse_move(&pos, m).unwrap());
+        }
+        pos
+    }
+
+    /// The value for the side to move, by a solver of its own.
+    fn value(pos: &Position) -> Value {
+        let mut solver = Solver::new(16);
+        solver
+            .decide(pos, &SolveLimits::default(), &Stop::new())
+            .unwrap()
+            .value
+    }
+
+    #[test]
+    fn the_option_reads_its_words() {
+        assert_eq!("practical".parse(), Ok(Resistance::Practical));
+        assert_eq!(" LONGEST ".parse(), Ok(Resistance::Longest));
+        assert!("contempt".parse::<Resistance>().is_err());
+        assert_eq!(Resistance::default(), Resistance::Practical);
+    }
+
+    /// A lost position: the trap's model replies at the depths it names
+    /// are errors, each proven again by a solver of its own, and so are
+    /// not at the others.
+    #[test]
+    fn a_trap_fools_the_model_where_it_says() {
+        let pos = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+        assert_eq!(value(&pos), Value::Loss);
+        let clock = Clock::since(Instant::now());
+        let mut solver = Solver::new(16);
+        let trap = choose(&mut solver, &pos, Value::Loss, 60_000, &clock, &Stop::new())
+            .expect("some move fools the model");
+        assert!(pos.is_legal(trap.mv));
+        let after = pos.play_unchecked(trap.mv);
+        let model = model_replies(
+            &mut Table::new(MODEL_TABLE_MIB),
+            &after,
+            &clock,
+            60_000,
+            &Stop::new(),
+        )
+        .unwrap();
+        let mut fooled = Vec::new();
+        for (depth, reply) in model.choices() {
+            if value(&after.play_unchecked(reply)) != Value::Loss {
+                fooled.push(depth);
+            }
+        }
+        assert_eq!(fooled, trap.fooled_at);
+    }
+
+    /// A draw is held only by moves that hold it: here one (d2d4) of
+    /// sixteen, whatever a trap elsewhere would promise.
+    #[test]
+    fn a_draw_is_resisted_only_with_moves_that_keep_it() {
+        let pos = replay("AB", &["h2h3", "a7a5", "e2e3", "c7c6"]);
+        let clock = Clock::since(Instant::now());
+        let mut solver = Solver::new(16);
+        let chosen = choose(&mut solver, &pos, Value::Draw, 60_000, &clock, &Stop::new());
+        let d4 = parse_move(&pos, "d2d4").unwrap();
+        assert!(chosen.as_ref().is_none_or(|t| t.mv == d4), "{chosen:?}");
+    }
+
+    #[test]
+    fn nothing_to_resist_in_a_win_or_past_the_deadline() {
+        let pos = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4"]);
+        let clock = Clock::since(Instant::now());
+        let mut solver = Solver::new(16);
+        assert_eq!(
+            choose(&mut solver, &pos, Value::Win, 60_000, &clock, &Stop::new()),
+            None
+        );
+        let after = pos.play_unchecked(parse_move(&pos, "b7b6").unwrap());
+        assert_eq!(
+            choose(
+                &mut solver,
+                &after,
+                Value::Loss,
+                60_000,
+                &clock,
+                &Stop::raised()
+            ),
+            None
+        );
+    }
+}
