@@ -150,22 +150,14 @@ fn proven<'s>(
         (Some(total), false) => Some(solver_share(total)),
         (None, false) => return nothing,
     };
-    // A table's loss or draw is resisted from the solver too (the tables
-    // keep the longest loss, not the traps).
-    let known = proofs::known(pos);
-    let resisting = |value: Value| resistance == Resistance::Practical && value != Value::Win;
-    if let Some(e) = known.as_ref().filter(|e| !resisting(e.value)) {
-        let line = &mut |i: &SearchInfo| tally.searched(i);
-        return play(pos, Some(e.standing()), e.line.clone(), 0, clock, line).unwrap_or(nothing);
-    }
-    let solver = solver();
-    if let Some(e) = known {
-        if let Some(c) = trap(solver, pos, e.value, share, stop, tally) {
-            return c;
-        }
+    // The tables' losses are played as they are: their line is the
+    // longest loss, and near the start, where they answer, the proofs a
+    // trap needs take seconds.
+    if let Some(e) = proofs::known(pos) {
         let line = &mut |i: &SearchInfo| tally.searched(i);
         return play(pos, Some(e.standing()), e.line, 0, clock, line).unwrap_or(nothing);
     }
+    let solver = solver();
     // What is left of the share: the clock may have started before the
     // search did (a command that waited for a search slot).
     let decided =
@@ -183,7 +175,7 @@ fn proven<'s>(
             return from_bounds(pos, &bounds, nodes, clock, line);
         }
     };
-    if resisting(decided.value) {
+    if resistance == Resistance::Practical && decided.value != Value::Win {
         // Three quarters of what is left, the rest for the longest loss
         // should no move set a trap.
         let traps = share.map(|t| t - clock.left_ms(t) / 4);
