@@ -176,8 +176,8 @@ fn proven<'s>(
         }
     };
     if resistance == Resistance::Practical && decided.value != Value::Win {
-        // Three quarters of what is left, the rest for the longest loss
-        // should no move set a trap.
+        // Up to three quarters of what is left: should no move set a trap,
+        // the longest loss gets the rest of the share.
         let traps = share.map(|t| t - clock.left_ms(t) / 4);
         if let Some(c) = trap(solver, pos, decided.value, traps, stop, tally) {
             return c;
