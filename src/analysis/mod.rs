@@ -49,6 +49,16 @@ use crate::stop::Stop;
 /// the solver cannot prove anywhere takes about two minutes.
 pub const DEFAULT_POSITION_MS: u64 = 2000;
 
+/// The distance gets at most this fraction of a position's time budget,
+/// after the value: the verdicts need the value alone, and proving a
+/// distance may take the solver many times what the value did.
+const DISTANCE_SHARE: u64 = 4;
+
+/// The first, short try of the solver at a position (value and distance
+/// together) gets this fraction of the budget: enough for most positions
+/// late in a game, before the proof tables' children and a decision.
+const QUICK_SHARE: u64 = 20;
+
 /// What a move did to its mover's result (see the module's documentation).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Verdict {
@@ -156,11 +166,22 @@ pub fn analyse(
         let mut nodes = 0;
         let known = instant_value(pos)
             .or_else(|| forced(pos, moves.get(i), values.get(i + 1)?.as_ref()?))
+            .or_else(|| proofs::known(pos))
+            .or_else(|| {
+                // Most positions late in a game take the solver a moment,
+                // distance and all; the first try is a short one.
+                let quick = scaled(limits, QUICK_SHARE);
+                (!stop.is_raised())
+                    .then(|| solver.solve(pos, &quick, stop, &mut |_| {}))
+                    .flatten()
+                    .inspect(|_| nodes += solver.last_nodes())
+            })
+            .or_else(|| from_the_tables_children(pos))
             .or_else(|| {
                 if stop.is_raised() {
                     return None;
                 }
-                solver.solve(pos, limits, stop, &mut |p| nodes = p.nodes)
+                prove(solver, pos, limits, stop, &mut nodes)
             });
         values[i] = known;
         progress(&PositionDone {
@@ -179,6 +200,88 @@ pub fn analyse(
         moves: reports,
         stopped,
     }
+}
+
+/// `limits` divided by `by` (at least 1 ms, 1 node).
+fn scaled(limits: &SolveLimits, by: u64) -> SolveLimits {
+    SolveLimits {
+        nodes: limits.nodes.map(|n| (n / by).max(1)),
+        movetime_ms: limits.movetime_ms.map(|ms| (ms / by).max(1)),
+    }
+}
+
+/// The value of `pos` from the solver within `limits`: decided first (the
+/// value alone, what the verdicts need, far cheaper), then its distance
+/// with what is left; a value whose distance did not come in time is kept
+/// without one. `nodes` counts both proofs.
+fn prove(
+    solver: &mut Solver,
+    pos: &Position,
+    limits: &SolveLimits,
+    stop: &Stop,
+    nodes: &mut u64,
+) -> Option<Proven> {
+    let started = std::time::Instant::now();
+    let decided = solver.decide(pos, limits, stop);
+    *nodes += solver.last_nodes();
+    let decided = decided?;
+    let spent = started.elapsed().as_millis() as u64;
+    let share = scaled(limits, DISTANCE_SHARE);
+    let rest = SolveLimits {
+        nodes: limits
+            .nodes
+            .zip(share.nodes)
+            .map(|(n, most)| n.saturating_sub(*nodes).clamp(1, most)),
+        movetime_ms: limits
+            .movetime_ms
+            .zip(share.movetime_ms)
+            .map(|(ms, most)| ms.saturating_sub(spent).clamp(1, most)),
+    };
+    let solved = solver.solve(pos, &rest, stop, &mut |_| {});
+    *nodes += solver.last_nodes();
+    Some(solved.unwrap_or(decided))
+}
+
+/// The value of `pos` from its children's in the proof tables, one ply of
+/// exact negamax that costs no search: a win where some move reaches a
+/// position the tables prove lost for the opponent, otherwise the best
+/// of the children's values where the tables know every one. The tables
+/// hold the winner's positions, not the loser's (one move answers for a
+/// win, every move must be refuted for a loss), so a lost position's
+/// children are often all there when the position is not. No distance.
+fn from_the_tables_children(pos: &Position) -> Option<Proven> {
+    let mut best: Option<(Value, Move)> = None;
+    let mut all_known = true;
+    for &m in pos.legal_moves().iter() {
+        let Some(child) =
+            instant_value(&pos.play_unchecked(m)).or_else(|| proofs::known(&pos.play_unchecked(m)))
+        else {
+            all_known = false;
+            continue;
+        };
+        let mine = match child.value {
+            Value::Win => Value::Loss,
+            Value::Draw => Value::Draw,
+            Value::Loss => Value::Win,
+        };
+        if best.is_none_or(|(b, _)| mine > b) {
+            best = Some((mine, m));
+        }
+    }
+    let (value, mv) = best?;
+    if value != Value::Win && !all_known {
+        return None;
+    }
+    Some(Proven {
+        value,
+        plies: None,
+        line: if value == Value::Loss {
+            Vec::new()
+        } else {
+            vec![mv]
+        },
+        source: Source::Book,
+    })
 }
 
 /// The value that costs no search: a finished game, else the proof tables
@@ -205,7 +308,7 @@ fn forced(pos: &Position, played: Option<&Move>, next: &Proven) -> Option<Proven
     let side = pos.side_to_move();
     Some(Proven {
         value: Value::for_side(next.winner(!side), side),
-        plies: Some(next.plies? + 1),
+        plies: next.plies.map(|p| p + 1),
         line: std::iter::once(only)
             .chain(next.line.iter().copied())
             .collect(),

@@ -2,7 +2,10 @@
 //! PGN and the protocol's lines. The formats are stable; tools may read them.
 //!
 //! A value is written `white wins in N`, `black wins in N` (N plies, the
-//! winner's shortest win; 0 when the game is over), `draw` or `unknown`.
+//! winner's shortest win; 0 when the game is over), `white wins` or `black
+//! wins` (the value proven, the distance not: the proof tables hold most
+//! of their wins so, and a distance may take the solver far longer than
+//! the value), `draw` or `unknown`.
 //!
 //! The table and the summaries are columns separated by two or more spaces;
 //! no field holds two spaces in a row (names have their runs of spaces
@@ -48,13 +51,17 @@ use std::fmt::Write as _;
 pub const ANNOTATOR: &str = "pawnrace analyse";
 
 /// `white wins in 29`, `draw` or `unknown`, for a position with
-/// `side_to_move` to move.
+/// `side_to_move` to move; `white wins` where the value is proven and the
+/// distance is not.
 pub fn value_text(known: Option<&Proven>, side_to_move: Color) -> String {
     let Some(known) = known else {
         return "unknown".into();
     };
     match known.winner(side_to_move) {
-        Some(w) => format!("{} wins in {}", w.name(), known.plies.unwrap_or(0)),
+        Some(w) => match known.plies {
+            Some(plies) => format!("{} wins in {plies}", w.name()),
+            None => format!("{} wins", w.name()),
+        },
         None => "draw".into(),
     }
 }

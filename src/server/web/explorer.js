@@ -15,14 +15,15 @@ export function parseExplored(line) {
   return { uci: m[1], san: m[2], value: m[3], source: m[4] };
 }
 
-// A value (`white wins in 29`, `draw`, `unknown`) for `side`: its result
-// and distance, {result: "win" | "draw" | "loss" | "unknown", plies}.
+// A value (`white wins in 29`, `white wins`, `draw`, `unknown`) for
+// `side`: its result and distance (null where not proven), {result: "win" | "draw" | "loss" | "unknown", plies}.
 export function resultFor(value, side) {
   if (!value || value === "unknown") return { result: "unknown", plies: null };
   if (value === "draw") return { result: "draw", plies: null };
-  const m = /^(white|black) wins in (\d+)$/.exec(value);
+  // `white wins` alone: the value is proven, its distance is not.
+  const m = /^(white|black) wins(?: in (\d+))?$/.exec(value);
   if (!m) return { result: "unknown", plies: null };
-  return { result: m[1] === side ? "win" : "loss", plies: Number(m[2]) };
+  return { result: m[1] === side ? "win" : "loss", plies: m[2] === undefined ? null : Number(m[2]) };
 }
 
 const RANK = { win: 0, draw: 1, unknown: 2, loss: 3 };
@@ -32,7 +33,9 @@ const RANK = { win: 0, draw: 1, unknown: 2, loss: 3 };
 export function bestFirst(rows, side) {
   const key = (row) => {
     const r = resultFor(row.value, side);
-    const within = r.result === "win" ? r.plies : r.result === "loss" ? -r.plies : 0;
+    // A distance not proven counts as the farthest.
+    const plies = r.plies ?? Number.MAX_SAFE_INTEGER;
+    const within = r.result === "win" ? plies : r.result === "loss" ? -plies : 0;
     return [RANK[r.result], within];
   };
   return rows
@@ -262,5 +265,6 @@ export function valueWords(value, mover) {
   if (r.result === "unknown") return "Unknown";
   if (r.result === "draw") return "Draw";
   const winner = r.result === "win" ? mover : other(mover);
-  return `${capitalized(r.result)} in ${r.plies} (${winner} wins)`;
+  const within = r.plies === null ? "" : ` in ${r.plies}`;
+  return `${capitalized(r.result)}${within} (${winner} wins)`;
 }

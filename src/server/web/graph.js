@@ -23,7 +23,8 @@ function heightOf(value) {
   const r = resultFor(value, "white");
   if (r.result === "unknown") return null;
   if (r.result === "draw") return HEIGHT / 2;
-  const near = 1 - Math.min(r.plies, FAR) / FAR;
+  // A win whose distance is not proven is drawn as a far one.
+  const near = 1 - Math.min(r.plies ?? FAR, FAR) / FAR;
   const offset = HEIGHT * (0.08 + 0.34 * near);
   return r.result === "win" ? HEIGHT / 2 - offset : HEIGHT / 2 + offset;
 }
