@@ -36,6 +36,7 @@
 //! [`crate::pgn`] reads games from text (PGN and a plain form), [`summary`] totals the
 //! verdicts per player and [`write`](mod@write) gives the stable text formats.
 
+pub mod batch;
 pub mod explore;
 pub mod summary;
 pub mod write;

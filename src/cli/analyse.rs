@@ -3,15 +3,15 @@
 use super::args::{BudgetArgs, ProofTable};
 use super::cache::CacheFile;
 use clap::Args;
+use pawnrace::analysis::batch::{Game, analyse_games};
 use pawnrace::analysis::summary::{Totals, VerdictCounts};
-use pawnrace::analysis::{DEFAULT_POSITION_MS, GameAnalysis, analyse, write};
+use pawnrace::analysis::{DEFAULT_POSITION_MS, GameAnalysis, write};
 use pawnrace::pgn::{ReadGame, read_games};
 use pawnrace::rules::Color;
-use pawnrace::solver::Solver;
+use pawnrace::solver::{CACHE_MIN_WORK, Solver, cores};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// The long help: what the verdicts mean and what is written where.
 pub fn help() -> String {
@@ -21,7 +21,9 @@ Every position of a game gets its proven value: from the rules when the game
 is over, the compiled-in openings table and book, or the exact solver within
 the per-position budget (--movetime, --nodes; {DEFAULT_POSITION_MS} ms when neither is given).
 A position whose budget runs out is `unknown`, never a guess; a position with
-a single legal move takes its value from the position after it.
+a single legal move takes its value from the position after it. The games go
+to --threads workers (the machine's cores), the games of one opening to the
+same worker and its share of --hash; the report keeps the games' order.
 
 Each move gets one verdict for the side that played it (results only, not
 distances): `forced` (its only legal move), `unknown` (the position before or
@@ -67,53 +69,80 @@ pub struct AnalyseArgs {
     /// reported and left alone): games from the same openings share much.
     #[arg(long)]
     cache: Option<PathBuf>,
+    /// Games analysed at once, each worker with its own solver and its
+    /// share of --hash (the machine's cores when not given).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
     let limits = args.budget.limits_or_movetime(DEFAULT_POSITION_MS);
     let (inputs, failed_input) = read_inputs(&args.files);
-    let mut solver = Solver::new(args.table.mib);
-    let cache = CacheFile::open("pawnrace analyse", args.cache.as_deref(), &mut solver);
-    // Ctrl-C ends the analysis: what is not proven by then stays unknown,
-    // and the report still comes.
-    let stop = super::stop_on_ctrl_c("the analysis");
     let mut totals = Totals::default();
-    let mut pgn = String::new();
-    let mut out = io::stdout().lock();
+    // Every game first, numbered in the order read: the workers take them
+    // by opening, the report keeps this order.
+    let mut read = Vec::new();
     let mut number = 0;
     for (name, text) in &inputs {
-        for read in read_games(text) {
+        for game in read_games(text) {
             number += 1;
-            let game = match read {
-                Ok(g) => g,
+            match game {
+                Ok(g) => read.push((number, g)),
                 Err(e) => {
                     eprintln!("pawnrace analyse: game {number} ({name}): {e}");
                     totals.failed += 1;
-                    continue;
                 }
-            };
-            let started = Instant::now();
-            let analysis = analyse(
-                &game.start,
-                &game.moves,
-                &mut solver,
-                &limits,
-                &stop,
-                &mut |_| {},
-            );
-            let unknown = analysis.positions.iter().filter(|k| k.is_none()).count();
-            eprintln!(
-                "game {number}: {} positions valued in {:.1} s, {unknown} unknown",
-                analysis.positions.len(),
-                started.elapsed().as_secs_f64()
-            );
-            let text = report(number, &game, &analysis, &mut totals, args.summary_only);
-            if out.write_all(text.as_bytes()).is_err() {
-                return ExitCode::FAILURE;
             }
-            if args.pgn_out.is_some() {
-                pgn.push_str(&write::annotated_pgn(&game, &analysis));
+        }
+    }
+    let games: Vec<Game> = read
+        .iter()
+        .map(|(_, g)| Game {
+            start: g.start,
+            moves: g.moves.clone(),
+        })
+        .collect();
+    let workers = args
+        .threads
+        .unwrap_or_else(cores)
+        .clamp(1, games.len().max(1));
+    // The table's size is shared among the workers, so that memory stays
+    // what --hash says.
+    let mut solvers: Vec<Solver> = (0..workers)
+        .map(|_| Solver::new((args.table.mib / workers).max(1)))
+        .collect();
+    let cache = {
+        let (first, rest) = solvers.split_at_mut(1);
+        let cache = CacheFile::open("pawnrace analyse", args.cache.as_deref(), &mut first[0]);
+        if cache.is_some() {
+            let bytes = first[0].cache_bytes(0);
+            for s in rest {
+                let _ = s.load_cache(&bytes);
             }
+        }
+        cache
+    };
+    // Ctrl-C ends the analysis: what is not proven by then stays unknown,
+    // and the report still comes.
+    let stop = super::stop_on_ctrl_c("the analysis");
+    let analyses = analyse_games(&games, &mut solvers, &limits, &stop, &|i, a, took| {
+        let unknown = a.positions.iter().filter(|k| k.is_none()).count();
+        eprintln!(
+            "game {}: {} positions valued in {:.1} s, {unknown} unknown",
+            read[i].0,
+            a.positions.len(),
+            took.as_secs_f64()
+        );
+    });
+    let mut pgn = String::new();
+    let mut out = io::stdout().lock();
+    for ((number, game), analysis) in read.iter().zip(&analyses) {
+        let text = report(*number, game, analysis, &mut totals, args.summary_only);
+        if out.write_all(text.as_bytes()).is_err() {
+            return ExitCode::FAILURE;
+        }
+        if args.pgn_out.is_some() {
+            pgn.push_str(&write::annotated_pgn(game, analysis));
         }
     }
     if out
@@ -130,8 +159,15 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         eprintln!("pawnrace analyse: {}: {e}", path.display());
         ok = false;
     }
-    if cache.is_some_and(|c| !c.save("pawnrace analyse", &solver)) {
-        ok = false;
+    if let Some(cache) = cache {
+        // One file from all the workers' tables.
+        let (first, rest) = solvers.split_at_mut(1);
+        for s in rest.iter() {
+            let _ = first[0].load_cache(&s.cache_bytes(CACHE_MIN_WORK));
+        }
+        if !cache.save("pawnrace analyse", &first[0]) {
+            ok = false;
+        }
     }
     if ok {
         ExitCode::SUCCESS
