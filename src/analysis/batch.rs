@@ -5,7 +5,7 @@
 //! Games with the same start go to the same worker, one after another:
 //! their positions repeat, and the worker's table still holds the proofs.
 
-use super::{GameAnalysis, analyse, judge};
+use super::{GameAnalysis, analyse, judge, line_of};
 use crate::rules::{Move, Position};
 use crate::solver::{SolveLimits, Solver};
 use crate::stop::Stop;
@@ -71,11 +71,7 @@ pub fn analyse_games(
 /// A game no worker reached (there were no solvers): every position
 /// unknown, as the stop flag would leave it.
 fn unreached(game: &Game) -> GameAnalysis {
-    let mut line = vec![game.start];
-    for m in &game.moves {
-        let next = line[line.len() - 1].play_unchecked(*m);
-        line.push(next);
-    }
+    let line = line_of(&game.start, &game.moves);
     let values = vec![None; line.len()];
     GameAnalysis {
         moves: judge(&line, &game.moves, &values),

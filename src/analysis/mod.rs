@@ -155,11 +155,7 @@ pub fn analyse(
     stop: &Stop,
     progress: &mut dyn FnMut(&PositionDone),
 ) -> GameAnalysis {
-    let mut line = vec![*start];
-    for m in moves {
-        let next = line[line.len() - 1].play_unchecked(*m);
-        line.push(next);
-    }
+    let line = line_of(start, moves);
     let mut values: Vec<Option<Proven>> = vec![None; line.len()];
     for i in (0..line.len()).rev() {
         let pos = &line[i];
@@ -171,11 +167,12 @@ pub fn analyse(
             .or_else(|| {
                 // Most positions late in a game take the solver a moment,
                 // distance and all; the first try is a short one.
-                let quick = scaled(limits, QUICK_SHARE);
-                (!stop.is_raised())
-                    .then(|| solver.solve(pos, &quick, stop, &mut |_| {}))
-                    .flatten()
-                    .inspect(|_| nodes += solver.last_nodes())
+                if stop.is_raised() {
+                    return None;
+                }
+                let quick = solver.solve(pos, &scaled(limits, QUICK_SHARE), stop, &mut |_| {});
+                nodes += solver.last_nodes();
+                quick
             })
             .or_else(|| from_the_tables_children(pos))
             .or_else(|| {
@@ -201,6 +198,16 @@ pub fn analyse(
         moves: reports,
         stopped,
     }
+}
+
+/// `start`, then the position after each of `moves` in turn.
+fn line_of(start: &Position, moves: &[Move]) -> Vec<Position> {
+    let mut line = vec![*start];
+    for m in moves {
+        let next = line[line.len() - 1].play_unchecked(*m);
+        line.push(next);
+    }
+    line
 }
 
 /// `limits` divided by `by` (at least 1 ms, 1 node).
@@ -251,20 +258,16 @@ fn prove(
 /// win, every move must be refuted for a loss), so a lost position's
 /// children are often all there when the position is not. No distance.
 fn from_the_tables_children(pos: &Position) -> Option<Proven> {
+    let side = pos.side_to_move();
     let mut best: Option<(Value, Move)> = None;
     let mut all_known = true;
     for &m in pos.legal_moves().iter() {
-        let Some(child) =
-            instant_value(&pos.play_unchecked(m)).or_else(|| proofs::known(&pos.play_unchecked(m)))
-        else {
+        let after = pos.play_unchecked(m);
+        let Some(child) = game_over(&after).or_else(|| proofs::known(&after)) else {
             all_known = false;
             continue;
         };
-        let mine = match child.value {
-            Value::Win => Value::Loss,
-            Value::Draw => Value::Draw,
-            Value::Loss => Value::Win,
-        };
+        let mine = Value::for_side(child.winner(!side), side);
         if best.is_none_or(|(b, _)| mine > b) {
             best = Some((mine, m));
         }
@@ -288,15 +291,18 @@ fn from_the_tables_children(pos: &Position) -> Option<Proven> {
 /// The value that costs no search: a finished game, else the proof tables
 /// ([`proofs::known`]; only with a distance, which the analysis writes).
 pub fn instant_value(pos: &Position) -> Option<Proven> {
-    if let Some(outcome) = pos.outcome() {
-        return Some(Proven {
-            value: Value::for_side(outcome.winner, pos.side_to_move()),
-            plies: Some(0),
-            line: Vec::new(),
-            source: Source::Rules,
-        });
-    }
-    proofs::known(pos).filter(|p| p.plies.is_some())
+    game_over(pos).or_else(|| proofs::known(pos).filter(|p| p.plies.is_some()))
+}
+
+/// The value of a finished game, from the rules.
+fn game_over(pos: &Position) -> Option<Proven> {
+    let outcome = pos.outcome()?;
+    Some(Proven {
+        value: Value::for_side(outcome.winner, pos.side_to_move()),
+        plies: Some(0),
+        line: Vec::new(),
+        source: Source::Rules,
+    })
 }
 
 /// The value of `pos` when `played` is its only move and the position after
