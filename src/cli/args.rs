@@ -184,6 +184,25 @@ pub fn append_to(path: &Path, header: impl FnOnce() -> String) -> std::io::Resul
     Ok(file)
 }
 
+/// A resumable table's header: `about` (what its lines mean), then every
+/// `run: ` line of the `existing` file's header, and `this_run` unless it
+/// is there already.
+pub fn runs_header(about: &str, existing: &str, this_run: String) -> String {
+    let mut runs: Vec<String> = existing
+        .lines()
+        .filter_map(|l| l.strip_prefix("# "))
+        .filter(|l| l.starts_with("run: "))
+        .map(str::to_string)
+        .collect();
+    if !runs.contains(&this_run) {
+        runs.push(this_run);
+    }
+    format!(
+        "{about}\nEach run below resumes from this file.\n{}",
+        runs.join("\n")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::Shard;

@@ -127,21 +127,12 @@ fn this_run(args: &BookArgs, side: Color) -> String {
 /// The book's header: what its lines mean, and every run that grew it,
 /// `this_run` included.
 fn header(existing: &str, this_run: String) -> String {
-    let mut runs: Vec<String> = existing
-        .lines()
-        .filter_map(|l| l.strip_prefix("# "))
-        .filter(|l| l.starts_with("run: "))
-        .map(str::to_string)
-        .collect();
-    if !runs.contains(&this_run) {
-        runs.push(this_run);
-    }
-    format!(
+    super::args::runs_header(
         "Proven positions near the start of Pawn Race openings (see src/proofs/book.rs):\n\
          the position's text, then for the side to move: win|loss|draw plies pv <line>\n\
-         (plies ? and a one-move line: the value and a move keeping it, the distance not proven).\n\
-         Each run below resumes from this file.\n{}",
-        runs.join("\n")
+         (plies ? and a one-move line: the value and a move keeping it, the distance not proven).",
+        existing,
+        this_run,
     )
 }
 

@@ -17,6 +17,7 @@ pub mod problems;
 pub mod progress;
 pub mod serve;
 pub mod solve;
+pub mod traps;
 pub mod tune;
 pub mod xboard;
 

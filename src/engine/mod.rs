@@ -21,10 +21,11 @@ mod report;
 mod resist;
 mod search;
 mod time;
+pub mod traps;
 mod tt;
 
 pub use report::{Progress, Score, SearchInfo, SearchResult};
-pub use resist::Resistance;
+pub use resist::{Candidate, ModelSettings, Resistance};
 pub use time::{DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
 
 use crate::memory::{MemoryBudget, Reservation};

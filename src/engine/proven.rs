@@ -24,6 +24,7 @@ use super::report::{Progress, Score, SearchInfo, SearchResult, proven_score};
 use super::resist::{self, Resistance};
 use super::time::{Budget, Clock, Limits};
 use crate::proofs;
+use crate::proofs::traps::Traps;
 use crate::rules::{Move, Position};
 use crate::solver::{
     MoveBounds, Proven, SolveLimits, SolvePhase, SolveProgress, Solver, Standing, Value,
@@ -150,9 +151,18 @@ fn proven<'s>(
         (Some(total), false) => Some(solver_share(total)),
         (None, false) => return nothing,
     };
-    // The tables' losses are played as they are: their line is the
-    // longest loss, and near the start, where they answer, the proofs a
-    // trap needs take seconds.
+    // Near the start, where the tables answer, the proofs a trap needs take
+    // seconds: the traps there were chosen ahead of time. Elsewhere the
+    // tables' losses are played as they are: their line is the longest loss.
+    if resistance == Resistance::Practical
+        && let Some(t) = Traps::builtin().get(pos)
+    {
+        let line = &mut |i: &SearchInfo| tally.searched(i);
+        let proven = Standing::new(t.value, None);
+        if let Some(course) = play(pos, Some(proven), vec![t.mv], 0, clock, line) {
+            return course;
+        }
+    }
     if let Some(e) = proofs::known(pos) {
         let line = &mut |i: &SearchInfo| tally.searched(i);
         return play(pos, Some(e.standing()), e.line, 0, clock, line).unwrap_or(nothing);
@@ -214,7 +224,8 @@ fn trap(
     tally: &mut Tally<'_>,
 ) -> Option<Course> {
     let clock = tally.clock;
-    let chosen = resist::choose(solver, pos, value, until?, clock, stop)?;
+    let model = &resist::ModelSettings::IN_PLAY;
+    let chosen = resist::choose(solver, pos, value, model, until?, clock, stop)?;
     tally.nodes += chosen.nodes;
     let nodes = tally.nodes;
     let line = &mut |i: &SearchInfo| tally.searched(i);

@@ -75,53 +75,142 @@ impl FromStr for Resistance {
     }
 }
 
-/// The deepest the model opponent searches. The race is short (a pawn
-/// moves at most six times), and the engines it stands for see far.
-const MODEL_DEPTH: u32 = 14;
-/// The model's nodes per candidate move, the same for each so that their
-/// depths compare: about 10 ms of one core.
-const MODEL_NODES: u64 = 50_000;
-/// A trap must fool the model at its deepest search, and that at least
-/// this deep. Counting any depth's error, against Fairy-Stockfish at 1 s
-/// a move the engine turned 20 of 62 proven-lost games into wins where the
-/// longest loss turned 28 of 59: a move that fools a shallow search gives
-/// up length for nothing against an engine that sees far.
-const TRAP_DEPTH: u32 = 8;
+/// How hard the model opponent looks, and how deep a misjudgement must be
+/// to count as a trap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModelSettings {
+    /// The deepest the model searches.
+    pub depth: u32,
+    /// Its nodes per candidate move, the same for each so that their
+    /// depths compare.
+    pub nodes: u64,
+    /// A trap must fool the model at its deepest search, and that at least
+    /// this deep.
+    pub trap_depth: u32,
+}
+
+impl ModelSettings {
+    /// In play: depths to 14 (the race is short: a pawn moves at most six
+    /// times, and the engines the model stands for see far) in 50,000
+    /// nodes, about 10 ms of one core. Trap depth 8: counting any depth's
+    /// error, against Fairy-Stockfish at 1 s a move the engine turned 20
+    /// of 62 proven-lost games into wins where the longest loss turned 28
+    /// of 59; a move that fools a shallow search gives up length for
+    /// nothing against an engine that sees far.
+    pub const IN_PLAY: ModelSettings = ModelSettings {
+        depth: 14,
+        nodes: 50_000,
+        trap_depth: 8,
+    };
+}
+
 /// The model's own small table, fresh for each candidate: what one
 /// candidate's search learnt must not colour another's.
 const MODEL_TABLE_MIB: usize = 1;
 
 /// The chosen move and how it fools the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Trap {
+pub struct Trap {
     pub mv: Move,
     /// The depths at which the model's reply is an error.
     pub fooled_at: Vec<u32>,
+    /// The model's reply at its deepest search: an error.
+    pub reply: Move,
     /// Solver nodes the choice cost.
     pub nodes: u64,
+}
+
+/// One candidate move as the model sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub mv: Move,
+    /// The model's reply at each depth, from depth 1.
+    pub replies: Vec<Move>,
+    /// The depths at which that reply is proven an error.
+    pub fooled_at: Vec<u32>,
+    /// The model's score at its deepest search, for the side it plays.
+    pub score: Score,
+}
+
+impl Candidate {
+    /// The trap's weight: the squares of the depths it fools the model at
+    /// (deeper misjudgements weigh more); 0 unless it fools the model at
+    /// its deepest search, and that at least `trap_depth` deep.
+    pub fn weight(&self, trap_depth: u32) -> u64 {
+        let deepest = self.replies.len() as u32;
+        if deepest < trap_depth || self.fooled_at.last() != Some(&deepest) {
+            return 0;
+        }
+        self.fooled_at.iter().map(|&d| u64::from(d * d)).sum()
+    }
 }
 
 /// Among `pos`'s moves that keep `value` (the position's proven value, a
 /// loss or a draw), the one whose position fools the model opponent most
 /// (see the module's documentation), deciding until `deadline_ms` on
-/// `clock`. `None` when no candidate fools it at any depth, the position
-/// is won (nothing to resist), or the time ran out first.
-pub(super) fn choose(
+/// `clock`. `None` when no candidate is a trap, the position is won
+/// (nothing to resist), or the time ran out first.
+pub fn choose(
     solver: &mut Solver,
     pos: &Position,
     value: Value,
+    model: &ModelSettings,
     deadline_ms: u64,
     clock: &Clock,
     stop: &Stop,
 ) -> Option<Trap> {
+    let (candidates, nodes) = assess(solver, pos, value, model, deadline_ms, clock, stop);
+    pick(&candidates, model.trap_depth).map(|c| Trap {
+        mv: c.mv,
+        reply: c.replies[c.replies.len() - 1],
+        fooled_at: c.fooled_at.clone(),
+        nodes,
+    })
+}
+
+/// The trap among `candidates`: the heaviest ([`Candidate::weight`]); ties
+/// go to the move whose position the model likes least for itself, where it
+/// is the likelier to go astray, then to the first. `None` when none is a
+/// trap.
+pub fn pick(candidates: &[Candidate], trap_depth: u32) -> Option<&Candidate> {
+    candidates
+        .iter()
+        .map(|c| ((c.weight(trap_depth), -from_score(c.score)), c))
+        .filter(|((weight, _), _)| *weight > 0)
+        .reduce(|best, next| if next.0 > best.0 { next } else { best })
+        .map(|(_, c)| c)
+}
+
+/// The model's move in `pos` at its deepest search (for the side to move
+/// there), `None` when stopped.
+pub fn model_best(pos: &Position, model: &ModelSettings, stop: &Stop) -> Option<Move> {
+    let mut table = Table::new(MODEL_TABLE_MIB);
+    let clock = Clock::since(std::time::Instant::now());
+    let seen = model_replies(&mut table, pos, model, &clock, u64::MAX, stop)?;
+    seen.bests.last().copied()
+}
+
+/// Every move of `pos` keeping `value` (a loss or a draw), in move order,
+/// with the model's replies and which of them are proven errors, as far as
+/// the time allowed; and the solver nodes that cost. Nothing for a won
+/// position or one with a single move.
+pub fn assess(
+    solver: &mut Solver,
+    pos: &Position,
+    value: Value,
+    model: &ModelSettings,
+    deadline_ms: u64,
+    clock: &Clock,
+    stop: &Stop,
+) -> (Vec<Candidate>, u64) {
     let mistake = match value {
-        Value::Win => return None,
+        Value::Win => return (Vec::new(), 0),
         Value::Draw => Value::Win,
         Value::Loss => Value::Draw,
     };
     let moves = pos.legal_moves();
     if moves.len() < 2 {
-        return None;
+        return (Vec::new(), 0);
     }
     let mut judge = Judge {
         solver,
@@ -132,7 +221,7 @@ pub(super) fn choose(
         known: HashMap::new(),
     };
     let mut table = Table::new(MODEL_TABLE_MIB);
-    let mut best: Option<(u64, i32, Trap)> = None;
+    let mut out = Vec::new();
     for &mv in moves.iter() {
         if judge.out_of_time() {
             break;
@@ -142,41 +231,28 @@ pub(super) fn choose(
         if value == Value::Draw && judge.at_least(&after, Value::Win) != Some(false) {
             continue;
         }
-        let Some(model) = model_replies(&mut table, &after, clock, deadline_ms, stop) else {
+        let Some(seen) = model_replies(&mut table, &after, model, clock, deadline_ms, stop) else {
             break;
         };
+        let replies: Vec<Move> = seen.choices(model.depth).map(|(_, m)| m).collect();
         let mut fooled_at = Vec::new();
-        for (depth, reply) in model.choices() {
+        for (depth, &reply) in (1..).zip(&replies) {
             if judge.at_least(&after.play_unchecked(reply), mistake) == Some(true) {
                 fooled_at.push(depth);
             }
         }
-        // Fooled where it looks deepest, or no trap at all.
-        let deepest = model.choices().last().map_or(0, |(d, _)| d);
-        let trap = deepest >= TRAP_DEPTH && fooled_at.last() == Some(&deepest);
-        let weight: u64 = if trap {
-            fooled_at.iter().map(|&d| u64::from(d * d)).sum()
-        } else {
-            0
-        };
-        // Ties go to the move whose position the model likes least for
-        // itself: it is the likelier to go astray there.
-        let rank = (weight, -from_score(model.score));
-        if weight > 0 && best.as_ref().is_none_or(|(w, s, _)| rank > (*w, *s)) {
-            let trap = Trap {
-                mv,
-                fooled_at,
-                nodes: 0,
-            };
-            best = Some((weight, rank.1, trap));
-        }
+        out.push(Candidate {
+            mv,
+            replies,
+            fooled_at,
+            score: seen.score,
+        });
     }
-    let nodes = judge.nodes;
-    best.map(|(_, _, trap)| Trap { nodes, ..trap })
+    (out, judge.nodes)
 }
 
 /// The model opponent's choices in one position: its best reply at each
-/// depth, from 1 to [`MODEL_DEPTH`].
+/// depth, from 1 to its deepest.
 struct Model {
     /// The best reply at each completed depth, from depth 1.
     bests: Vec<Move>,
@@ -188,10 +264,12 @@ struct Model {
 }
 
 impl Model {
-    fn choices(&self) -> impl Iterator<Item = (u32, Move)> + '_ {
+    /// The best reply at each depth to `depth`: a settled search's last
+    /// stands for the deeper ones.
+    fn choices(&self, depth: u32) -> impl Iterator<Item = (u32, Move)> + '_ {
         let last = self.bests.last().copied();
         let deeper = if self.settled {
-            MODEL_DEPTH as usize - self.bests.len().min(MODEL_DEPTH as usize)
+            depth as usize - self.bests.len().min(depth as usize)
         } else {
             0
         };
@@ -212,14 +290,15 @@ impl Model {
 fn model_replies(
     table: &mut Table,
     pos: &Position,
+    settings: &ModelSettings,
     clock: &Clock,
     deadline_ms: u64,
     stop: &Stop,
 ) -> Option<Model> {
     table.clear();
     let limits = Limits {
-        depth: Some(MODEL_DEPTH),
-        nodes: Some(MODEL_NODES),
+        depth: Some(settings.depth),
+        nodes: Some(settings.nodes),
         ..Limits::default()
     };
     let budget = Budget {
@@ -250,7 +329,7 @@ fn model_replies(
         return None;
     }
     // Ended before its depth and node limits with a mate in view: proven.
-    let settled = matches!(result.score, Score::Mate(_)) && (bests.len() as u32) < MODEL_DEPTH;
+    let settled = matches!(result.score, Score::Mate(_)) && (bests.len() as u32) < settings.depth;
     Some(Model {
         bests,
         settled,
@@ -340,25 +419,36 @@ mod tests {
         assert_eq!(value(&pos), Value::Loss);
         let clock = Clock::since(Instant::now());
         let mut solver = Solver::new(16);
-        let trap = choose(&mut solver, &pos, Value::Loss, 60_000, &clock, &Stop::new())
-            .expect("some move fools the model");
+        let trap = choose(
+            &mut solver,
+            &pos,
+            Value::Loss,
+            &ModelSettings::IN_PLAY,
+            60_000,
+            &clock,
+            &Stop::new(),
+        )
+        .expect("some move fools the model");
         assert!(pos.is_legal(trap.mv));
         let after = pos.play_unchecked(trap.mv);
         let model = model_replies(
             &mut Table::new(MODEL_TABLE_MIB),
             &after,
+            &ModelSettings::IN_PLAY,
             &clock,
             60_000,
             &Stop::new(),
         )
         .unwrap();
         let mut fooled = Vec::new();
-        for (depth, reply) in model.choices() {
+        for (depth, reply) in model.choices(ModelSettings::IN_PLAY.depth) {
             if value(&after.play_unchecked(reply)) != Value::Loss {
                 fooled.push(depth);
             }
         }
         assert_eq!(fooled, trap.fooled_at);
+        let deepest = model.choices(ModelSettings::IN_PLAY.depth).last();
+        assert_eq!(deepest.map(|(_, m)| m), Some(trap.reply));
     }
 
     /// A draw is held only by moves that hold it: here one (d2d4) of
@@ -368,7 +458,15 @@ mod tests {
         let pos = replay("AB", &["h2h3", "a7a5", "e2e3", "c7c6"]);
         let clock = Clock::since(Instant::now());
         let mut solver = Solver::new(16);
-        let chosen = choose(&mut solver, &pos, Value::Draw, 60_000, &clock, &Stop::new());
+        let chosen = choose(
+            &mut solver,
+            &pos,
+            Value::Draw,
+            &ModelSettings::IN_PLAY,
+            60_000,
+            &clock,
+            &Stop::new(),
+        );
         let d4 = parse_move(&pos, "d2d4").unwrap();
         assert!(chosen.as_ref().is_none_or(|t| t.mv == d4), "{chosen:?}");
     }
@@ -379,7 +477,15 @@ mod tests {
         let clock = Clock::since(Instant::now());
         let mut solver = Solver::new(16);
         assert_eq!(
-            choose(&mut solver, &pos, Value::Win, 60_000, &clock, &Stop::new()),
+            choose(
+                &mut solver,
+                &pos,
+                Value::Win,
+                &ModelSettings::IN_PLAY,
+                60_000,
+                &clock,
+                &Stop::new()
+            ),
             None
         );
         let after = pos.play_unchecked(parse_move(&pos, "b7b6").unwrap());
@@ -388,6 +494,7 @@ mod tests {
                 &mut solver,
                 &after,
                 Value::Loss,
+                &ModelSettings::IN_PLAY,
                 60_000,
                 &clock,
                 &Stop::raised()

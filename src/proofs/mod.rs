@@ -5,7 +5,10 @@
 //!   (`data/openings.txt`, made by `pawnrace solve --all-gaps`);
 //! - [`book`]: positions near the openings' start that the opponent reaches
 //!   by leaving those lines (`data/book.txt`, grown by `pawnrace book`);
-//! - [`lines`]: the one text format both are kept in.
+//! - [`lines`]: the one text format both are kept in;
+//! - [`traps`]: in positions near the start proven lost (or drawn), the
+//!   move likeliest to make the opponent throw its result away
+//!   (`data/traps.txt`, chosen by `pawnrace traps`).
 //!
 //! [`known`] is what the engine asks before it searches: the openings
 //! table's line, then the book. The long runs that fill the tables report to
@@ -16,6 +19,7 @@
 pub mod book;
 pub mod lines;
 pub mod openings;
+pub mod traps;
 
 use crate::rules::{Gaps, Position};
 use crate::solver::{Proven, SolveProgress};

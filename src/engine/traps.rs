@@ -1,0 +1,311 @@
+//! Choosing the traps table's moves ahead of time (`pawnrace traps`,
+//! [`crate::proofs::traps`]): near the start the proofs a trap needs take
+//! seconds each, more than a move's time, so they are chosen here, with a
+//! model opponent that also searches far longer than in play.
+//!
+//! From each opening's start the walk follows the game as it would go: in
+//! a position won for the side to move, the moves a strong opponent plays
+//! (every first move the openings table proves keeps the win, then the
+//! tables' move and the model's choice, each proven to keep it); in a
+//! position lost (or drawn) for the side to move, the trap chosen there,
+//! else the move the engine plays without one. Every trap is chosen by
+//! [`resist::choose`], the rule the engine uses in play.
+
+use super::resist::{self, Candidate, ModelSettings};
+use super::time::Clock;
+use crate::proofs::{self, openings::Opening, openings::Openings, traps};
+use crate::rules::{Gaps, Move, Position, RuleSet};
+use crate::solver::{SolveLimits, Solver, Value};
+use crate::stop::Stop;
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// How far to walk and how hard to look.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Traps are chosen in positions fewer than this many plies from the
+    /// root.
+    pub plies: u32,
+    pub model: ModelSettings,
+    /// The most one position's trap choice (its proofs and model searches)
+    /// may take, ms.
+    pub choice_ms: u64,
+    /// The most one proof of a position's value on the way may take, ms.
+    pub proof_ms: u64,
+}
+
+/// What the walk reports.
+pub enum Event<'a> {
+    /// A position's candidates as the model saw them, and the trap chosen
+    /// (now in the table) if any.
+    Assessed {
+        pos: &'a Position,
+        ply: u32,
+        value: Value,
+        candidates: &'a [Candidate],
+        chosen: Option<&'a traps::Trap>,
+        table: &'a traps::Traps,
+    },
+    /// A position on the way whose value was not proven in time: the walk
+    /// leaves it and what follows out.
+    Unknown { pos: &'a Position, ply: u32 },
+}
+
+/// A walk's start: a position and the moves to follow from it if it is
+/// won (all moves its proof keeps the win with, where known).
+pub struct Root {
+    pub pos: Position,
+    pub keep: Vec<Move>,
+}
+
+/// The starts of `gaps`' openings, with the first moves the openings table
+/// proves keep each result; a pair whose file mirror comes earlier is left
+/// out (the table's entries stand for their mirrors).
+pub fn opening_roots(gaps: &[Gaps]) -> Vec<Root> {
+    let mut taken: Vec<Gaps> = Vec::new();
+    let mut roots = Vec::new();
+    for &g in gaps {
+        let width = RuleSet::PAWNRACE.width();
+        let mirror = Gaps {
+            white: width - 1 - g.white,
+            black: width - 1 - g.black,
+        };
+        if taken.contains(&g) || taken.contains(&mirror) {
+            continue;
+        }
+        taken.push(g);
+        if let Ok(pos) = Position::start(RuleSet::PAWNRACE, Some(g)) {
+            roots.push(Root {
+                pos,
+                keep: first_moves(g),
+            });
+        }
+    }
+    roots
+}
+
+/// Walks from each of `roots`, adding the traps chosen to `table`
+/// (positions it has already are followed, not chosen again: a run
+/// resumes).
+pub fn grow(
+    plan: &Plan,
+    roots: Vec<Root>,
+    solver: &mut Solver,
+    table: &mut traps::Traps,
+    stop: &Stop,
+    report: &mut dyn FnMut(Event),
+) {
+    let mut walk = Walk {
+        plan,
+        solver,
+        table,
+        stop,
+        report,
+        seen: HashSet::new(),
+    };
+    for root in roots {
+        walk.visit(&root.pos, 0, root.keep);
+        if stop.is_raised() {
+            return;
+        }
+    }
+}
+
+/// The first moves the openings table proves keep the opening's result.
+fn first_moves(gaps: Gaps) -> Vec<Move> {
+    match Openings::builtin().get(gaps) {
+        Some(Opening::Proven(p)) => p.keep.clone(),
+        _ => Vec::new(),
+    }
+}
+
+struct Walk<'a> {
+    plan: &'a Plan,
+    solver: &'a mut Solver,
+    table: &'a mut traps::Traps,
+    stop: &'a Stop,
+    report: &'a mut dyn FnMut(Event),
+    /// Positions (and mirrors) walked from already: transpositions are
+    /// walked once.
+    seen: HashSet<Position>,
+}
+
+impl Walk<'_> {
+    fn visit(&mut self, pos: &Position, ply: u32, keep: Vec<Move>) {
+        if ply >= self.plan.plies || pos.outcome().is_some() || self.stop.is_raised() {
+            return;
+        }
+        if !self.seen.insert(*pos) || self.seen.contains(&pos.mirror_files()) {
+            return;
+        }
+        let Some((value, tables_move)) = self.value(pos) else {
+            (self.report)(Event::Unknown { pos, ply });
+            return;
+        };
+        let next: Vec<Move> = match value {
+            Value::Win => self.winning_moves(pos, tables_move, keep),
+            Value::Loss | Value::Draw => self.resist(pos, ply, value, tables_move),
+        };
+        for mv in next {
+            self.visit(&pos.play_unchecked(mv), ply + 1, Vec::new());
+        }
+    }
+
+    /// The position's value for the side to move and a move keeping it:
+    /// the tables', else the solver's.
+    fn value(&mut self, pos: &Position) -> Option<(Value, Option<Move>)> {
+        if let Some(p) = proofs::known(pos) {
+            return Some((p.value, p.line.first().copied()));
+        }
+        let limits = SolveLimits {
+            nodes: None,
+            movetime_ms: Some(self.plan.proof_ms),
+        };
+        let p = self.solver.decide(pos, &limits, self.stop)?;
+        Some((p.value, p.line.first().copied()))
+    }
+
+    /// The winner's moves a strong opponent may play: `keep` (the openings
+    /// table's), the tables' move and the model's choice, each proven to
+    /// keep the win.
+    fn winning_moves(
+        &mut self,
+        pos: &Position,
+        tables: Option<Move>,
+        keep: Vec<Move>,
+    ) -> Vec<Move> {
+        let mut moves = keep;
+        moves.extend(tables);
+        moves.extend(resist::model_best(pos, &self.plan.model, self.stop));
+        let mut out = Vec::new();
+        for mv in moves {
+            if out.contains(&mv) || !pos.is_legal(mv) {
+                continue;
+            }
+            let after = pos.play_unchecked(mv);
+            let keeps = after.outcome().is_some()
+                || self.value(&after).is_some_and(|(v, _)| v == Value::Loss);
+            if keeps {
+                out.push(mv);
+            }
+        }
+        out
+    }
+
+    /// The trap set in `pos` (chosen now unless the table has it), else the
+    /// move the tables or the solver keep the value with.
+    fn resist(
+        &mut self,
+        pos: &Position,
+        ply: u32,
+        value: Value,
+        tables: Option<Move>,
+    ) -> Vec<Move> {
+        if let Some(t) = self.table.get(pos) {
+            return vec![t.mv];
+        }
+        let clock = Clock::since(Instant::now());
+        let model = &self.plan.model;
+        let deadline = self.plan.choice_ms;
+        let (candidates, _) =
+            resist::assess(self.solver, pos, value, model, deadline, &clock, self.stop);
+        let chosen = resist::pick(&candidates, model.trap_depth).map(|c| traps::Trap {
+            value,
+            mv: c.mv,
+            reply: c.replies[c.replies.len() - 1],
+            fools: c.fooled_at.clone(),
+        });
+        if let Some(t) = &chosen {
+            self.table.insert(*pos, t.clone());
+        }
+        (self.report)(Event::Assessed {
+            pos,
+            ply,
+            value,
+            candidates: &candidates,
+            chosen: chosen.as_ref(),
+            table: self.table,
+        });
+        match chosen {
+            Some(t) => vec![t.mv],
+            None => tables.into_iter().collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::parse_move;
+
+    fn replay(gaps: &str, moves: &[&str]) -> Position {
+        let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps.parse().unwrap())).unwrap();
+        for m in moves {
+            pos = pos.play_unchecked(parse_move(&pos, m).unwrap());
+        }
+        pos
+    }
+
+    fn value(pos: &Position) -> Value {
+        let mut solver = Solver::new(16);
+        solver
+            .decide(pos, &SolveLimits::default(), &Stop::new())
+            .unwrap()
+            .value
+    }
+
+    /// From a lost position, three plies: the traps chosen are in lost
+    /// positions, and each reply they expect is proven again, by a solver
+    /// of the test's own, to throw the win away; the walk went on past the
+    /// first trap to the loser's next turn.
+    #[test]
+    fn the_walk_sets_proven_traps_along_the_game() {
+        let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+        let plan = Plan {
+            plies: 3,
+            model: ModelSettings::IN_PLAY,
+            choice_ms: 60_000,
+            proof_ms: 60_000,
+        };
+        let mut table = traps::Traps::default();
+        let mut plies_assessed = Vec::new();
+        let roots = vec![Root {
+            pos: root,
+            keep: Vec::new(),
+        }];
+        let mut solver = Solver::new(16);
+        grow(
+            &plan,
+            roots,
+            &mut solver,
+            &mut table,
+            &Stop::new(),
+            &mut |e| {
+                if let Event::Assessed { ply, value, .. } = e {
+                    assert_eq!(value, Value::Loss);
+                    plies_assessed.push(ply);
+                }
+            },
+        );
+        assert_eq!(plies_assessed.first(), Some(&0));
+        assert!(plies_assessed.contains(&2), "{plies_assessed:?}");
+        assert!(table.get(&root).is_some());
+        for (pos, trap) in table.entries() {
+            assert_eq!(value(pos), trap.value);
+            let after = pos.play_unchecked(trap.mv).play_unchecked(trap.reply);
+            assert_ne!(value(&after), Value::Loss, "{} {}", pos.fen(), trap.mv);
+        }
+    }
+
+    #[test]
+    fn mirrored_openings_are_walked_once() {
+        let gaps: Vec<Gaps> = ["AB", "HG", "AB", "CC"]
+            .iter()
+            .map(|g| g.parse().unwrap())
+            .collect();
+        let roots = opening_roots(&gaps);
+        assert_eq!(roots.len(), 2);
+        // AB is a proven white win; its keep list comes with it.
+        assert!(!roots[0].keep.is_empty());
+    }
+}

@@ -1,0 +1,246 @@
+//! Traps chosen ahead of time: for positions near the openings' start that
+//! are proven lost (or drawn at best) for the side to move, the move that
+//! gives a fallible opponent the best chance to go wrong, as
+//! `pawnrace traps` chose it with a model opponent searching far longer
+//! than a move's time allows (`data/traps.txt`, compiled in).
+//!
+//! Near the start, the proofs a trap needs take seconds each, so in play
+//! the engine could only follow the tables' line there; yet that is where
+//! engines err: against Fairy-Stockfish at 1 s a move, every proven result
+//! it threw away it threw away in the first five plies.
+//!
+//! One line per position, its text, then its proven value for the side to
+//! move, the trap, the model's reply to it that throws the opponent's
+//! result away, and the model's depths that chose that error:
+//!
+//! ```text
+//! 8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 9 10 11 12
+//! ```
+//!
+//! What a reviewer re-proves: the position has the value written; for a
+//! draw, the trap keeps it; the position after the reply is worth at least
+//! a draw (after a loss) or a win (after a draw) to the side that set the
+//! trap. Each position stands for its file mirror too, which is not
+//! written.
+
+use crate::rules::{Move, Position, RuleSet};
+use crate::solver::Value;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+/// The table as committed; see the file's header for how it was made.
+const BUILTIN: &str = include_str!("../../data/traps.txt");
+
+/// A trap set in one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trap {
+    /// The position's proven value for the side to move: a loss or a draw.
+    pub value: Value,
+    /// The move to play.
+    pub mv: Move,
+    /// The model opponent's reply to it, proven to throw its result away.
+    pub reply: Move,
+    /// The model's search depths that chose that reply.
+    pub fools: Vec<u32>,
+}
+
+impl Trap {
+    fn mirror_files(&self, width: u8) -> Trap {
+        Trap {
+            mv: self.mv.mirror_files(width),
+            reply: self.reply.mirror_files(width),
+            ..self.clone()
+        }
+    }
+}
+
+/// The traps, keyed by position (each also standing for its mirror).
+#[derive(Clone, Debug, Default)]
+pub struct Traps {
+    /// The positions in the order they were added.
+    written: Vec<Position>,
+    index: HashMap<Position, Trap>,
+}
+
+impl Traps {
+    /// The compiled-in table. A table that does not read counts as empty
+    /// (a test reads it): the engine then plays as it would without it.
+    pub fn builtin() -> &'static Traps {
+        static TABLE: OnceLock<Traps> = OnceLock::new();
+        TABLE.get_or_init(|| Traps::parse(BUILTIN).unwrap_or_default())
+    }
+
+    /// The trap set in `pos`, or in its file mirror, mirrored back.
+    pub fn get(&self, pos: &Position) -> Option<Trap> {
+        if let Some(t) = self.index.get(pos) {
+            return Some(t.clone());
+        }
+        let width = pos.rules().width();
+        self.index
+            .get(&pos.mirror_files())
+            .map(|t| t.mirror_files(width))
+    }
+
+    /// Adds `pos`'s trap unless the table has the position or its mirror.
+    pub fn insert(&mut self, pos: Position, trap: Trap) {
+        if self.index.contains_key(&pos) || self.index.contains_key(&pos.mirror_files()) {
+            return;
+        }
+        self.written.push(pos);
+        self.index.insert(pos, trap);
+    }
+
+    pub fn len(&self) -> usize {
+        self.written.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.written.is_empty()
+    }
+
+    /// The positions written and their traps, in the order they were added.
+    pub fn entries(&self) -> impl Iterator<Item = (&Position, &Trap)> {
+        self.written.iter().map(|p| (p, &self.index[p]))
+    }
+
+    /// Reads the text form; errors name the line.
+    pub fn parse(text: &str) -> Result<Traps, String> {
+        let mut traps = Traps::default();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (pos, trap) = read_line(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+            traps.insert(pos, trap);
+        }
+        Ok(traps)
+    }
+
+    /// The text form: `header`'s lines as comments, then one line per
+    /// position, sorted by its text.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut out = String::new();
+        for line in header.lines() {
+            let _ = writeln!(out, "# {line}");
+        }
+        let mut lines: Vec<String> = self.entries().map(|(p, t)| write_line(p, t)).collect();
+        lines.sort_unstable();
+        for line in lines {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn write_line(pos: &Position, trap: &Trap) -> String {
+    let mut line = format!(
+        "{} {} trap {} reply {} fools",
+        pos.fen(),
+        trap.value,
+        trap.mv,
+        trap.reply
+    );
+    for d in &trap.fools {
+        let _ = write!(line, " {d}");
+    }
+    line
+}
+
+const WANT: &str = "want: <position text> loss|draw trap <move> reply <move> fools <depths>";
+
+fn read_line(line: &str) -> Result<(Position, Trap), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 10 || words[4] != "trap" || words[6] != "reply" || words[8] != "fools" {
+        return Err(WANT.into());
+    }
+    let pos =
+        Position::from_fen(&words[..3].join(" "), RuleSet::PAWNRACE).map_err(|e| e.to_string())?;
+    let value: Value = words[3].parse()?;
+    if value == Value::Win {
+        return Err("a won position sets no trap".into());
+    }
+    let mv: Move = words[5].parse()?;
+    if !pos.is_legal(mv) {
+        return Err(format!("{mv} is not legal in {}", pos.fen()));
+    }
+    let after = pos.play_unchecked(mv);
+    let reply: Move = words[7].parse()?;
+    if !after.is_legal(reply) {
+        return Err(format!("{reply} is not legal after {mv}"));
+    }
+    let fools = words[9..]
+        .iter()
+        .map(|w| match w.parse::<u32>() {
+            Ok(d) if d > 0 => Ok(d),
+            _ => Err(format!("'{w}' is not a search depth")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let trap = Trap {
+        value,
+        mv,
+        reply,
+        fools,
+    };
+    Ok((pos, trap))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 9 10\n";
+
+    #[test]
+    fn lines_round_trip_and_mirrors_answer() {
+        let traps = Traps::parse(LINE).unwrap();
+        assert_eq!(traps.to_text(""), LINE);
+        assert_eq!(traps.len(), 1);
+        let pos =
+            Position::from_fen("8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b -", RuleSet::PAWNRACE).unwrap();
+        let trap = traps.get(&pos).unwrap();
+        assert_eq!(
+            (trap.value, trap.fools.as_slice()),
+            (Value::Loss, &[9, 10][..])
+        );
+        let mirror = traps.get(&pos.mirror_files()).unwrap();
+        assert_eq!(
+            (mirror.mv.to_string(), mirror.reply.to_string()),
+            ("h7h5".into(), "g2g3".into())
+        );
+        let with_header = traps.to_text("made by hand");
+        assert!(with_header.starts_with("# made by hand\n"));
+        assert_eq!(Traps::parse(&with_header).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let pos = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b -";
+        for (rest, what) in [
+            ("loss trap a7a5 reply b2b3", "want:"),
+            ("win trap a7a5 reply b2b3 fools 9", "won position"),
+            ("maybe trap a7a5 reply b2b3 fools 9", "not win"),
+            ("loss trap a7a4 reply b2b3 fools 9", "not legal"),
+            ("loss trap a7a5 reply b2b5 fools 9", "not legal after"),
+            ("loss trap a7a5 reply b2b3 fools 0", "not a search depth"),
+        ] {
+            let err = Traps::parse(&format!("# header\n{pos} {rest}\n")).unwrap_err();
+            assert!(
+                err.starts_with("line 2: ") && err.contains(what),
+                "{rest}: {err}"
+            );
+        }
+    }
+
+    /// Every committed line reads, and sets no trap in a won position.
+    #[test]
+    fn the_builtin_table_reads() {
+        let traps = Traps::parse(BUILTIN).unwrap();
+        let lines = BUILTIN
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+        assert_eq!(traps.len(), lines.count());
+    }
+}
