@@ -5,15 +5,15 @@
 //!
 //! From each opening's start the walk follows the game as it would go: in
 //! a position won for the side to move, the moves a strong opponent plays
-//! (every first move the openings table proves keeps the win, then the
-//! tables' move and the model's choice, each proven to keep it); in a
+//! (every first move that keeps the win, then the tables' move and the
+//! model's choice, each proven to keep it); in a
 //! position lost (or drawn) for the side to move, the trap chosen there,
 //! else the move the engine plays without one. Every trap is chosen by
 //! [`resist::choose`], the rule the engine uses in play.
 
 use super::resist::{self, Candidate, ModelSettings};
 use super::time::Clock;
-use crate::proofs::{self, openings::Opening, openings::Openings, traps};
+use crate::proofs::{self, traps};
 use crate::rules::{Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
 use crate::stop::Stop;
@@ -52,14 +52,14 @@ pub enum Event<'a> {
 }
 
 /// A walk's start: a position and the moves to follow from it if it is
-/// won (all moves its proof keeps the win with, where known).
+/// won, of which those proven to keep the win are followed.
 pub struct Root {
     pub pos: Position,
     pub keep: Vec<Move>,
 }
 
-/// The starts of `gaps`' openings, with the first moves the openings table
-/// proves keep each result; a pair whose file mirror comes earlier is left
+/// The starts of `gaps`' openings, each with all its first moves (those
+/// proven to keep a win are followed); a pair whose file mirror comes earlier is left
 /// out (the table's entries stand for their mirrors).
 pub fn opening_roots(gaps: &[Gaps]) -> Vec<Root> {
     let mut taken: Vec<Gaps> = Vec::new();
@@ -75,10 +75,10 @@ pub fn opening_roots(gaps: &[Gaps]) -> Vec<Root> {
         }
         taken.push(g);
         if let Ok(pos) = Position::start(RuleSet::PAWNRACE, Some(g)) {
-            roots.push(Root {
-                pos,
-                keep: first_moves(g),
-            });
+            // Every first move: engines choose among the winning ones
+            // freely, and the openings table lists only those it settled.
+            let keep = pos.legal_moves().iter().copied().collect();
+            roots.push(Root { pos, keep });
         }
     }
     roots
@@ -108,14 +108,6 @@ pub fn grow(
         if stop.is_raised() {
             return;
         }
-    }
-}
-
-/// The first moves the openings table proves keep the opening's result.
-fn first_moves(gaps: Gaps) -> Vec<Move> {
-    match Openings::builtin().get(gaps) {
-        Some(Opening::Proven(p)) => p.keep.clone(),
-        _ => Vec::new(),
     }
 }
 
@@ -305,7 +297,6 @@ mod tests {
             .collect();
         let roots = opening_roots(&gaps);
         assert_eq!(roots.len(), 2);
-        // AB is a proven white win; its keep list comes with it.
-        assert!(!roots[0].keep.is_empty());
+        assert_eq!(roots[0].keep.len(), 14);
     }
 }
