@@ -167,3 +167,57 @@ fn malformed_games_are_reported_and_the_rest_analysed() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Runs `python3 -c <code>` from the repository root, `input` on stdin.
+fn python(code: &str, args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("python3")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .arg("-c")
+        .arg(code)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the analysis scripts need python3 on PATH");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The scripts in clients/analysis read analyse's tables: in GAME alice
+/// (white) is proven lost after 12. g6 and wins; bob (black) is lost from
+/// the start, on his first move too, and does not win.
+#[test]
+fn the_analysis_scripts_read_the_tables() {
+    let (ok, table, stderr) = common::run_binary(&["analyse", "--hash", "16"], GAME.as_bytes());
+    assert!(ok, "{stderr}");
+    let run = "import runpy, sys; sys.argv = ['turned.py', sys.argv[1]]; \
+               runpy.run_path('clients/analysis/turned.py', run_name='__main__')";
+    assert_eq!(
+        python(run, &["alice"], &table).trim(),
+        "alice: 1 games, proven lost in 1, turned into wins 1 (100%), draws 0, spoiled moves 1"
+    );
+    assert!(python(run, &["bob"], &table).contains("proven lost in 1, turned into wins 0 (0%)"));
+    let probe = "import sys; sys.path.insert(0, 'clients/analysis'); import trap_probe as t; \
+                 text = sys.stdin.read(); \
+                 print(t.lost_positions(text, 'bob'), t.lost_positions(text, 'alice')); \
+                 print(t.canonical('8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b'), \
+                       t.canonical('8/ppppp1pp/8/8/5P2/8/PPPPP1P1/8 b'), t.mirror_move('c2c4'))";
+    let lines: Vec<String> = python(probe, &[], &table)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines[0], "[('1', 'CG', 'black', ['a4'])] []");
+    assert_eq!(
+        lines[1],
+        "('8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b', True) ('8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b', False) f2f4"
+    );
+}

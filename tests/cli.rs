@@ -186,6 +186,7 @@ fn one_table_flag_with_a_default_per_purpose() {
     for (args, mib) in [
         (&["solve", "--help"][..], "1024"),
         (&["book", "--help"], "1024"),
+        (&["traps", "--help"], "1024"),
         (&["keep-set", "--help"], "1024"),
         (&["analyse", "--help"], "1024"),
         (&["tune", "make", "--help"], "64"),
@@ -263,6 +264,66 @@ fn book_grows_a_file_and_names_what_it_could_not_prove() {
     // A draw has no winner to serve unless told.
     let (ok, _, err) = pawnrace(&["book", "--gaps", "AA", "--out", out_arg]);
     assert!(!ok && err.contains("--side"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `pawnrace traps` from a lost position: the trap it writes is proven
+/// again by `--check`, which refuses a reply that throws nothing away.
+#[test]
+fn traps_chooses_a_trap_and_check_proves_it_again() {
+    let dir = common::temp_dir("traps");
+    let out = dir.join("traps.txt");
+    let out_arg = out.to_str().unwrap();
+    let after = "e2e4,a7a5,e4e5,a5a4,c2c4,b7b6";
+    let (ok, stdout, err) = pawnrace(&[
+        "traps",
+        "--gaps",
+        "AE",
+        "--after",
+        after,
+        "--plies",
+        "1",
+        "--model-nodes",
+        "50000",
+        "--model-depth",
+        "14",
+        "--trap-depth",
+        "8",
+        "--hash",
+        "16",
+        "--out",
+        out_arg,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        stdout.starts_with("trap 8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - "),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains(&format!(
+        "# run: pawnrace traps --gaps AE --after {after} --plies 1"
+    )));
+    let entries: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(entries.len(), 1, "{text}");
+    assert!(entries[0].contains(" w - loss trap "), "{text}");
+    let (ok, _, err) = pawnrace(&["traps", "--check", "1", "--hash", "16", "--out", out_arg]);
+    assert!(ok && err.contains("checked 1, 0 wrong"), "{err}");
+    // After 1. g3 here black still wins with ...c6: no trap.
+    let wrong = "8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - loss trap g2g3 reply c7c6 fools 9\n";
+    std::fs::write(&out, wrong).unwrap();
+    let (ok, _, err) = pawnrace(&["traps", "--check", "1", "--hash", "16", "--out", out_arg]);
+    assert!(!ok && err.contains("checked 0, 1 wrong"), "{err}");
+    std::fs::write(&out, "8/8/8/8/8/8/8/8 w - loss trap a2a3\n").unwrap();
+    let (ok, _, err) = pawnrace(&["traps", "--check", "1", "--out", out_arg]);
+    assert!(!ok && err.contains("line 1: want:"), "{err}");
+    std::fs::remove_file(&out).unwrap();
+    let (ok, _, err) = pawnrace(&[
+        "traps", "--gaps", "AB,AC", "--after", "e2e4", "--out", out_arg,
+    ]);
+    assert!(
+        !ok && err.contains("--after needs --gaps to name one opening"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

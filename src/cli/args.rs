@@ -2,7 +2,7 @@
 //! the same thing, with the same help, wherever it is given.
 
 use clap::Args;
-use pawnrace::rules::{Gaps, Position, PositionError, Variant};
+use pawnrace::rules::{Gaps, Move, Position, PositionError, RuleSet, Variant};
 use pawnrace::solver::SolveLimits;
 use std::fs::File;
 use std::io::Write as _;
@@ -201,6 +201,18 @@ pub fn runs_header(about: &str, existing: &str, this_run: String) -> String {
         "{about}\nEach run below resumes from this file.\n{}",
         runs.join("\n")
     )
+}
+
+/// The position after `after` (coordinates, separated by commas or
+/// spaces) from the start of `gaps`: `--after`.
+pub fn position_after(gaps: Gaps, after: &str) -> Result<Position, String> {
+    let moves = after
+        .split([',', ' '])
+        .filter(|w| !w.is_empty())
+        .map(str::parse)
+        .collect::<Result<Vec<Move>, _>>()?;
+    let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
+    start.play_line(&moves).map_err(|e| format!("--after: {e}"))
 }
 
 #[cfg(test)]

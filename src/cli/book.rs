@@ -8,7 +8,7 @@ use clap::Args;
 use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::book::{self, Book};
 use pawnrace::proofs::openings::{Opening, Openings};
-use pawnrace::rules::{Color, Gaps, Move, Position, RuleSet};
+use pawnrace::rules::{Color, Gaps, Position};
 use pawnrace::solver::Solver;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -76,7 +76,7 @@ pub fn run(args: BookArgs) -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
-    let root = match root_after(args.gaps, &args.after) {
+    let root = match super::args::position_after(args.gaps, &args.after) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{WHO}: {e}");
@@ -275,16 +275,6 @@ pub(super) fn save(who: &str, out: &std::path::Path, book: &Book, header: &str) 
 }
 
 /// The start of `gaps`'s opening with `after`'s moves played.
-fn root_after(gaps: Gaps, after: &str) -> Result<Position, String> {
-    let moves = after
-        .split([',', ' '])
-        .filter(|w| !w.is_empty())
-        .map(str::parse)
-        .collect::<Result<Vec<Move>, _>>()?;
-    let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
-    start.play_line(&moves).map_err(|e| format!("--after: {e}"))
-}
-
 fn winner_by_table(gaps: Gaps) -> Option<Color> {
     match Openings::builtin().get(gaps)? {
         Opening::Proven(p) => p.winner(),

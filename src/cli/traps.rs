@@ -5,11 +5,11 @@
 use super::args::ProofTable;
 use super::cache::CacheFile;
 use clap::Args;
-use pawnrace::engine::traps::{self, Event, Plan};
+use pawnrace::engine::traps::{self, Event, Plan, Root};
 use pawnrace::engine::{Candidate, ModelSettings};
 use pawnrace::proofs::traps::Traps;
-use pawnrace::rules::Gaps;
-use pawnrace::solver::Solver;
+use pawnrace::rules::{Color, Gaps, Position};
+use pawnrace::solver::{SolveLimits, Solver, Value};
 use pawnrace::tournament::Openings;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,8 +20,12 @@ pub struct TrapsArgs {
     /// The openings to walk: all (the 64 gap pairs) or a list like AB,CD.
     #[arg(long, default_value = "all")]
     gaps: Openings,
+    /// Walk from the position after these moves (coordinates, separated by
+    /// commas or spaces) instead; --gaps then names one opening.
+    #[arg(long, default_value = "")]
+    after: String,
     /// Traps are chosen in positions fewer than this many plies from the
-    /// start.
+    /// start (or from the position --after gives).
     #[arg(long, default_value_t = 4)]
     plies: u32,
     /// The model opponent's deepest search.
@@ -44,6 +48,15 @@ pub struct TrapsArgs {
     /// replies and the depths they are errors at.
     #[arg(long)]
     explain: bool,
+    /// Instead of walking, prove every Nth trap of the table again from an
+    /// empty solver table: the position's value, that a drawn position's
+    /// trap keeps the draw, and that the reply throws the opponent's result
+    /// away. Fails on any disagreement.
+    #[arg(long, value_name = "N")]
+    check: Option<usize>,
+    /// The most nodes one proof of `--check` may take.
+    #[arg(long, default_value_t = 500_000_000)]
+    check_nodes: u64,
     /// The table to grow; it is read first and written after every trap.
     #[arg(long, default_value = "data/traps.txt")]
     out: PathBuf,
@@ -66,6 +79,9 @@ pub fn run(args: TrapsArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(every) = args.check {
+        return check(&table, every.max(1), &args);
+    }
     let gaps: Vec<Gaps> = match &args.gaps {
         Openings::Gaps(list) => list.clone(),
         _ => {
@@ -73,7 +89,23 @@ pub fn run(args: TrapsArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let roots = traps::opening_roots(&gaps);
+    let roots = match (args.after.trim(), gaps.as_slice()) {
+        ("", _) => traps::opening_roots(&gaps),
+        (after, &[one]) => match super::args::position_after(one, after) {
+            Ok(pos) => vec![Root {
+                pos,
+                keep: pos.legal_moves().iter().copied().collect(),
+            }],
+            Err(e) => {
+                eprintln!("{WHO}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        _ => {
+            eprintln!("{WHO}: --after needs --gaps to name one opening");
+            return ExitCode::FAILURE;
+        }
+    };
     let plan = Plan {
         plies: args.plies,
         model: ModelSettings {
@@ -155,6 +187,73 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     }
 }
 
+/// `--check`: see [`TrapsArgs::check`].
+fn check(table: &Traps, every: usize, args: &TrapsArgs) -> ExitCode {
+    let limits = SolveLimits {
+        nodes: Some(args.check_nodes),
+        movetime_ms: None,
+    };
+    let stop = super::stop_on_ctrl_c("the checks");
+    let mut solver = Solver::new(args.table.mib);
+    let started = Instant::now();
+    // The value for `side` of `pos`, proven from an empty table.
+    let mut value_for = |pos: &Position, side: Color| -> Option<Value> {
+        if let Some(o) = pos.outcome() {
+            return Some(Value::for_side(o.winner, side));
+        }
+        solver.clear();
+        let d = solver.decide(pos, &limits, &stop)?;
+        Some(Value::for_side(d.value.winner(pos.side_to_move()), side))
+    };
+    let (mut checked, mut wrong, mut unproven) = (0usize, 0usize, 0usize);
+    for (pos, trap) in table.entries().step_by(every) {
+        if stop.is_raised() {
+            break;
+        }
+        let side = pos.side_to_move();
+        let after = pos.play_unchecked(trap.mv);
+        let replied = after.play_unchecked(trap.reply);
+        let at_least = if trap.value == Value::Draw {
+            Value::Win
+        } else {
+            Value::Draw
+        };
+        let value = value_for(pos, side);
+        let kept = if trap.value == Value::Draw {
+            value_for(&after, side)
+        } else {
+            Some(Value::Loss)
+        };
+        let thrown = value_for(&replied, side);
+        match (value, kept, thrown) {
+            (Some(v), Some(k), Some(t)) if v == trap.value && k >= v && t >= at_least => {
+                checked += 1
+            }
+            (Some(v), Some(k), Some(t)) => {
+                eprintln!(
+                    "{WHO}: {}: the table says {} with {} (reply {}); proven {v}, after the trap {k}, after the reply {t}",
+                    pos.fen(),
+                    trap.value,
+                    trap.mv,
+                    trap.reply
+                );
+                wrong += 1;
+            }
+            _ => unproven += 1,
+        }
+    }
+    eprintln!(
+        "{WHO}: checked {checked}, {wrong} wrong, {unproven} beyond {} nodes; {:.0} s",
+        args.check_nodes,
+        started.elapsed().as_secs_f64()
+    );
+    if wrong > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// One candidate: its move, weight, the depths the model errs at, and its
 /// reply at each depth.
 fn explain(c: &Candidate, trap_depth: u32) -> String {
@@ -179,8 +278,12 @@ fn this_run(args: &TrapsArgs) -> String {
             .join(","),
         _ => String::new(),
     };
+    let after = match args.after.trim() {
+        "" => String::new(),
+        moves => format!(" --after {}", moves.replace(' ', ",")),
+    };
     format!(
-        "run: pawnrace traps --gaps {gaps} --plies {} --model-depth {} --model-nodes {} \
+        "run: pawnrace traps --gaps {gaps}{after} --plies {} --model-depth {} --model-nodes {} \
          --trap-depth {} --choice-ms {} --proof-ms {} --hash {}",
         args.plies,
         args.model_depth,
