@@ -116,7 +116,7 @@ pub struct Trap {
     pub fooled_at: Vec<u32>,
     /// The model's reply at its deepest search: an error.
     pub reply: Move,
-    /// Solver nodes the choice cost.
+    /// Nodes the choice cost: the solver's and the model's.
     pub nodes: u64,
 }
 
@@ -192,7 +192,8 @@ pub fn model_best(pos: &Position, model: &ModelSettings, stop: &Stop) -> Option<
 
 /// Every move of `pos` keeping `value` (a loss or a draw), in move order,
 /// with the model's replies and which of them are proven errors, as far as
-/// the time allowed; and the solver nodes that cost. Nothing for a won
+/// the time allowed; and the nodes that cost (the solver's and the
+/// model's). Nothing for a won
 /// position or one with a single move.
 pub fn assess(
     solver: &mut Solver,
@@ -222,6 +223,7 @@ pub fn assess(
     };
     let mut table = Table::new(MODEL_TABLE_MIB);
     let mut out = Vec::new();
+    let mut model_nodes = 0;
     for &mv in moves.iter() {
         if judge.out_of_time() {
             break;
@@ -234,6 +236,7 @@ pub fn assess(
         let Some(seen) = model_replies(&mut table, &after, model, clock, deadline_ms, stop) else {
             break;
         };
+        model_nodes += seen.nodes;
         let replies: Vec<Move> = seen.choices(model.depth).map(|(_, m)| m).collect();
         let mut fooled_at = Vec::new();
         for (depth, &reply) in (1..).zip(&replies) {
@@ -248,7 +251,7 @@ pub fn assess(
             score: seen.score,
         });
     }
-    (out, judge.nodes)
+    (out, judge.nodes + model_nodes)
 }
 
 /// The model opponent's choices in one position: its best reply at each
@@ -261,6 +264,8 @@ struct Model {
     settled: bool,
     /// Its score at the last completed depth, for the side it plays.
     score: Score,
+    /// The nodes it searched.
+    nodes: u64,
 }
 
 impl Model {
@@ -334,6 +339,7 @@ fn model_replies(
         bests,
         settled,
         score,
+        nodes: result.nodes,
     })
 }
 
