@@ -102,3 +102,24 @@ pub fn minimax(pos: &Position, memo: &mut HashMap<Position, (Value, u32)>) -> (V
     memo.insert(*pos, result);
     result
 }
+
+/// The Pawn Race position after `moves` (coordinates or SAN) from the start
+/// of `gaps`; panics on a bad argument, as a test should.
+pub fn replay(gaps: &str, moves: &[&str]) -> Position {
+    let gaps = gaps.parse().expect("gaps like AH");
+    let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).expect("a start");
+    for m in moves {
+        let mv = crate::rules::parse_move(&pos, m).expect("a legal move");
+        pos = pos.play_unchecked(mv);
+    }
+    pos
+}
+
+/// The proven value of `pos` for its side to move, by a solver of the
+/// caller's own (16 MiB, no limits).
+pub fn proven_value(pos: &Position) -> Value {
+    let mut solver = crate::solver::Solver::new(16);
+    let limits = crate::solver::SolveLimits::default();
+    let stop = crate::stop::Stop::new();
+    solver.decide(pos, &limits, &stop).expect("no limits").value
+}

@@ -388,25 +388,9 @@ impl Judge<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{RuleSet, parse_move};
+    use crate::rules::parse_move;
+    use crate::testkit::{proven_value as value, replay};
     use std::time::Instant;
-
-    fn replay(gaps: &str, moves: &[&str]) -> Position {
-        let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps.parse().unwrap())).unwrap();
-        for m in moves {
-            pos = pos.play_unchecked(parse_move(&pos, m).unwrap());
-        }
-        pos
-    }
-
-    /// The value for the side to move, by a solver of its own.
-    fn value(pos: &Position) -> Value {
-        let mut solver = Solver::new(16);
-        solver
-            .decide(pos, &SolveLimits::default(), &Stop::new())
-            .unwrap()
-            .value
-    }
 
     #[test]
     fn the_option_reads_its_words() {

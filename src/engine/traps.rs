@@ -9,7 +9,7 @@
 //! model's choice, each proven to keep it); in a
 //! position lost (or drawn) for the side to move, the trap chosen there,
 //! else the move the engine plays without one. Every trap is chosen by
-//! [`resist::choose`], the rule the engine uses in play.
+//! `resist::choose`, the rule the engine uses in play.
 
 use super::resist::{self, Candidate, ModelSettings};
 use super::time::Clock;
@@ -228,23 +228,7 @@ impl Walk<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::parse_move;
-
-    fn replay(gaps: &str, moves: &[&str]) -> Position {
-        let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps.parse().unwrap())).unwrap();
-        for m in moves {
-            pos = pos.play_unchecked(parse_move(&pos, m).unwrap());
-        }
-        pos
-    }
-
-    fn value(pos: &Position) -> Value {
-        let mut solver = Solver::new(16);
-        solver
-            .decide(pos, &SolveLimits::default(), &Stop::new())
-            .unwrap()
-            .value
-    }
+    use crate::testkit::{proven_value as value, replay};
 
     /// From a lost position, three plies: the traps chosen are in lost
     /// positions, and each reply they expect is proven again, by a solver
