@@ -133,6 +133,12 @@ pub struct Candidate {
 }
 
 impl Candidate {
+    /// The model's reply at its deepest search (the candidate itself when
+    /// the model saw no depth, which [`Candidate::weight`] makes no trap).
+    pub fn reply(&self) -> Move {
+        self.replies.last().copied().unwrap_or(self.mv)
+    }
+
     /// The trap's weight: the squares of the depths it fools the model at
     /// (deeper misjudgements weigh more); 0 unless it fools the model at
     /// its deepest search, and that at least `trap_depth` deep.
@@ -162,7 +168,7 @@ pub fn choose(
     let (candidates, nodes) = assess(solver, pos, value, model, deadline_ms, clock, stop);
     pick(&candidates, model.trap_depth).map(|c| Trap {
         mv: c.mv,
-        reply: c.replies[c.replies.len() - 1],
+        reply: c.reply(),
         fooled_at: c.fooled_at.clone(),
         nodes,
     })

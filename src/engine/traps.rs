@@ -104,12 +104,16 @@ pub fn grow(
         seen: HashSet::new(),
     };
     for root in roots {
-        walk.visit(&root.pos, 0, root.keep);
+        walk.visit(&root.pos, 0, root.keep, None);
         if stop.is_raised() {
             return;
         }
     }
 }
+
+/// A position's proven value for the side to move, and the tables' (or
+/// the solver's) move keeping it.
+type Known = (Value, Option<Move>);
 
 struct Walk<'a> {
     plan: &'a Plan,
@@ -123,29 +127,36 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn visit(&mut self, pos: &Position, ply: u32, keep: Vec<Move>) {
+    /// Walks on from `pos`; `known` is its value and tables' move where
+    /// the caller proved them already.
+    fn visit(&mut self, pos: &Position, ply: u32, keep: Vec<Move>, known: Option<Known>) {
         if ply >= self.plan.plies || pos.outcome().is_some() || self.stop.is_raised() {
             return;
         }
-        if !self.seen.insert(*pos) || self.seen.contains(&pos.mirror_files()) {
+        // The mirror first: a position that is its own mirror is walked.
+        if self.seen.contains(&pos.mirror_files()) || !self.seen.insert(*pos) {
             return;
         }
-        let Some((value, tables_move)) = self.value(pos) else {
+        let Some((value, tables_move)) = known.or_else(|| self.value(pos)) else {
             (self.report)(Event::Unknown { pos, ply });
             return;
         };
-        let next: Vec<Move> = match value {
+        let next: Vec<(Move, Option<Known>)> = match value {
             Value::Win => self.winning_moves(pos, tables_move, keep),
-            Value::Loss | Value::Draw => self.resist(pos, ply, value, tables_move),
+            Value::Loss | Value::Draw => self
+                .resist(pos, ply, value, tables_move)
+                .map(|mv| (mv, None))
+                .into_iter()
+                .collect(),
         };
-        for mv in next {
-            self.visit(&pos.play_unchecked(mv), ply + 1, Vec::new());
+        for (mv, known) in next {
+            self.visit(&pos.play_unchecked(mv), ply + 1, Vec::new(), known);
         }
     }
 
     /// The position's value for the side to move and a move keeping it:
     /// the tables', else the solver's.
-    fn value(&mut self, pos: &Position) -> Option<(Value, Option<Move>)> {
+    fn value(&mut self, pos: &Position) -> Option<Known> {
         if let Some(p) = proofs::known(pos) {
             return Some((p.value, p.line.first().copied()));
         }
@@ -157,28 +168,30 @@ impl Walk<'_> {
         Some((p.value, p.line.first().copied()))
     }
 
-    /// The winner's moves a strong opponent may play: `keep` (the openings
-    /// table's), the tables' move and the model's choice, each proven to
-    /// keep the win.
+    /// The winner's moves a strong opponent may play: `keep` (a root's
+    /// moves), the tables' move and the model's choice, each proven to keep
+    /// the win, with what that proof found of the position after it.
     fn winning_moves(
         &mut self,
         pos: &Position,
         tables: Option<Move>,
         keep: Vec<Move>,
-    ) -> Vec<Move> {
+    ) -> Vec<(Move, Option<Known>)> {
         let mut moves = keep;
         moves.extend(tables);
         moves.extend(resist::model_best(pos, &self.plan.model, self.stop));
-        let mut out = Vec::new();
+        let mut out: Vec<(Move, Option<Known>)> = Vec::new();
         for mv in moves {
-            if out.contains(&mv) || !pos.is_legal(mv) {
+            if out.iter().any(|(m, _)| *m == mv) || !pos.is_legal(mv) {
                 continue;
             }
             let after = pos.play_unchecked(mv);
-            let keeps = after.outcome().is_some()
-                || self.value(&after).is_some_and(|(v, _)| v == Value::Loss);
-            if keeps {
-                out.push(mv);
+            if after.outcome().is_some() {
+                out.push((mv, None));
+            } else if let Some(known) = self.value(&after)
+                && known.0 == Value::Loss
+            {
+                out.push((mv, Some(known)));
             }
         }
         out
@@ -192,9 +205,9 @@ impl Walk<'_> {
         ply: u32,
         value: Value,
         tables: Option<Move>,
-    ) -> Vec<Move> {
+    ) -> Option<Move> {
         if let Some(t) = self.table.get(pos) {
-            return vec![t.mv];
+            return Some(t.mv);
         }
         let clock = Clock::since(Instant::now());
         let model = &self.plan.model;
@@ -204,7 +217,7 @@ impl Walk<'_> {
         let chosen = resist::pick(&candidates, model.trap_depth).map(|c| traps::Trap {
             value,
             mv: c.mv,
-            reply: c.replies[c.replies.len() - 1],
+            reply: c.reply(),
             fools: c.fooled_at.clone(),
         });
         if let Some(t) = &chosen {
@@ -218,10 +231,7 @@ impl Walk<'_> {
             chosen: chosen.as_ref(),
             table: self.table,
         });
-        match chosen {
-            Some(t) => vec![t.mv],
-            None => tables.into_iter().collect(),
-        }
+        chosen.map(|t| t.mv).or(tables)
     }
 }
 
