@@ -11,7 +11,7 @@ use pawnrace::proofs::traps::Traps;
 use pawnrace::rules::{Color, Gaps, Position};
 use pawnrace::solver::{SolveLimits, Solver, Value};
 use pawnrace::tournament::Openings;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -149,10 +149,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
                     Some(t) => {
                         chosen += 1;
                         println!("trap {} {} reply {}", pos.fen(), t.mv, t.reply);
-                        if let Err(e) = std::fs::write(&args.out, table.to_text(&header)) {
-                            eprintln!("{WHO}: {}: {e}", args.out.display());
-                            written = false;
-                        }
+                        written &= save(&args.out, table, &header);
                     }
                     None => println!("none {}", pos.fen()),
                 }
@@ -169,11 +166,9 @@ pub fn run(args: TrapsArgs) -> ExitCode {
             }
         },
     );
-    // The header alone, when the run chose nothing new.
-    if written && let Err(e) = std::fs::write(&args.out, table.to_text(&header)) {
-        eprintln!("{WHO}: {}: {e}", args.out.display());
-        written = false;
-    }
+    // Once more at the end: the header names this run even when it chose
+    // nothing new.
+    written &= save(&args.out, &table, &header);
     let saved = cache.is_none_or(|c| c.save(WHO, &solver));
     eprintln!(
         "{WHO}: {assessed} positions, {chosen} traps, table {} positions, {:.0} s",
@@ -184,6 +179,17 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Writes `table` to `path`; whether that worked (it says why not).
+fn save(path: &Path, table: &Traps, header: &str) -> bool {
+    match std::fs::write(path, table.to_text(header)) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("{WHO}: {}: {e}", path.display());
+            false
+        }
     }
 }
 
