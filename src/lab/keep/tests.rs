@@ -100,3 +100,29 @@ fn only_positions_without_a_proof_in_time_are_hard() {
     assert!(crate::proofs::known(&aa).is_none());
     assert!(unproven_within(&aa, 1, 16, &stop));
 }
+
+/// Every committed set under `data/` reads: each walk legal from its
+/// opening, each position's labels exactly its legal moves. A set's header
+/// is edited by hand (where and how it was made), so this is what keeps a
+/// slip there from reaching a benchmark run.
+#[test]
+fn every_committed_set_reads() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+    let mut sets = 0;
+    for file in std::fs::read_dir(dir).unwrap() {
+        let path = file.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !(name.starts_with("keep-") && name.ends_with(".txt")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let set = parse_set(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            set.iter().any(|e| matches!(e, Entry::Case(_))),
+            "{name}: no position"
+        );
+        sets += 1;
+    }
+    // keep-set, keep-hard, the deep sets and their fresh seeds.
+    assert!(sets >= 6, "only {sets} sets under {dir}");
+}
