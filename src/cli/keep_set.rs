@@ -61,13 +61,24 @@ fn parse_plies(s: &str) -> Result<(u32, u32), String> {
 
 pub fn run(args: KeepSetArgs) -> ExitCode {
     let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
-    let done: HashSet<_> = match keep::parse_set(&existing) {
-        Ok(set) => set.iter().map(Entry::key).collect(),
+    let set = match keep::parse_set(&existing) {
+        Ok(set) => set,
         Err(e) => {
             eprintln!("pawnrace keep-set: {}: {e}", args.out.display());
             return ExitCode::FAILURE;
         }
     };
+    let done: HashSet<_> = set.iter().map(Entry::key).collect();
+    // Each position once in a set (see `keep::make_slot`). Shards run side
+    // by side do not see each other's; the tests hold every committed set
+    // to this once merged.
+    let mut taken: HashSet<u64> = set
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Case(c) => Some(c.position().hash()),
+            Entry::None(..) => None,
+        })
+        .collect();
     let mut file = match append_to(&args.out, || format!("{}\n", header(&args))) {
         Ok(f) => f,
         Err(e) => {
@@ -95,7 +106,10 @@ pub fn run(args: KeepSetArgs) -> ExitCode {
     eprintln!("keep-set: {} samples to make", todo.len());
     for (n, (gaps, slot)) in todo.iter().enumerate() {
         let start = Instant::now();
-        let entry = keep::make_slot(&mut solver, *gaps, *slot, &options, &stop);
+        let entry = keep::make_slot(&mut solver, *gaps, *slot, &options, &taken, &stop);
+        if let Entry::Case(c) = &entry {
+            taken.insert(c.position().hash());
+        }
         eprintln!(
             "keep-set: {}/{} {gaps} {slot} {:.1} s: {}",
             n + 1,
