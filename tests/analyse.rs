@@ -170,26 +170,17 @@ fn malformed_games_are_reported_and_the_rest_analysed() {
 
 /// Runs `python3 -c <code>` from the repository root, `input` on stdin.
 fn python(code: &str, args: &[&str], input: &str) -> String {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new("python3")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .arg("-c")
-        .arg(code)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the analysis scripts need python3 on PATH");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    String::from_utf8(out.stdout).unwrap()
+    let (ok, stdout, stderr) = common::run_command(
+        std::process::Command::new("python3")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .arg("-c")
+            .arg(code)
+            .args(args),
+        input.as_bytes(),
+    );
+    assert!(ok, "{stderr}");
+    stdout
 }
 
 /// The scripts in clients/analysis read analyse's tables: in GAME alice

@@ -12,7 +12,7 @@ mod process;
 
 pub use in_process::InProcess;
 pub use peer::{LINE_TIMEOUT, Peer, Recv};
-pub use process::{ServerProcess, StdioProcess, run_binary, wait_exit};
+pub use process::{ServerProcess, StdioProcess, run_binary, run_command, wait_exit};
 
 use std::io::Write;
 use std::thread;

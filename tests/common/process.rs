@@ -151,17 +151,25 @@ impl Drop for ServerProcess {
 /// Runs the binary with `args` and `input` on stdin: whether it succeeded,
 /// its stdout and its stderr.
 pub fn run_binary(args: &[&str], input: &[u8]) -> (bool, String, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
+    run_command(Command::new(BIN).args(args), input)
+}
+
+/// Runs `command` with `input` on stdin: whether it succeeded, its stdout
+/// and its stderr.
+pub fn run_command(command: &mut Command, input: &[u8]) -> (bool, String, String) {
+    let program = command.get_program().to_string_lossy().into_owned();
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary runs");
+        .unwrap_or_else(|e| panic!("{program} does not start: {e}"));
     // A program that exits without reading its input closes the pipe; that
     // is its business, not a test failure.
     let _ = child.stdin.take().expect("stdin is piped").write_all(input);
-    let out = child.wait_with_output().expect("the binary finishes");
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("{program} does not finish: {e}"));
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into(),
