@@ -50,6 +50,38 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
     assert!(lines[1].starts_with("case 2 "), "{stdout}");
     assert!(lines[2].starts_with("solve cases 2 proved "), "{stdout}");
     assert!(lines[2].contains(" budget 100 ms"), "{stdout}");
+    // With --profile, one more line: where the solves' nodes went, every
+    // node of the summary's counted once (one thread, so all of them).
+    let args = [
+        "bench",
+        "solve",
+        "--sample",
+        "2",
+        "--budget",
+        "100",
+        "--threads",
+        "1",
+        "--profile",
+    ];
+    let (ok, stdout, stderr) = pawnrace(&args);
+    assert!(ok, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    let nodes = lines[2]
+        .split("; nodes ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert!(
+        lines[3].starts_with(&format!("profile nodes {nodes} pawns ")),
+        "{stdout}"
+    );
+    assert!(
+        lines[3].contains("; groups ") && lines[3].contains("; expanded "),
+        "{stdout}"
+    );
     // Each benchmark takes only its own flags.
     let (ok, _, stderr) = pawnrace(&["bench", "keep", "--budget", "100"]);
     assert!(

@@ -33,6 +33,7 @@ mod busy;
 mod cache;
 mod order;
 mod play;
+mod profile;
 mod questions;
 mod race;
 mod relative;
@@ -42,6 +43,7 @@ mod value;
 
 pub use cache::{CacheError, MIN_WORK as CACHE_MIN_WORK};
 pub use play::MoveBounds;
+pub use profile::{NodeProfile, groups};
 pub use value::{Proven, Source, Standing, Value};
 
 use crate::eval::score::SOLVER_WIN;
@@ -115,6 +117,8 @@ pub struct Solver {
     threads: usize,
     /// Nodes the last proof's own thread searched (helpers not counted).
     last_nodes: u64,
+    /// Where the solves' own threads' nodes went, while profiling.
+    profile: Option<NodeProfile>,
 }
 
 /// What a parallel solve's helper threads search, over and over if they
@@ -127,6 +131,7 @@ impl Solver {
             table: Table::new(hash_mib),
             threads: 1,
             last_nodes: 0,
+            profile: None,
         }
     }
 
@@ -141,6 +146,17 @@ impl Solver {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Counts where the nodes of every later solve's own thread go, from
+    /// nothing (`bench solve --profile`); `false` stops counting.
+    pub fn set_profiling(&mut self, on: bool) {
+        self.profile = on.then(NodeProfile::default);
+    }
+
+    /// What profiling has counted so far; `None` when it is off.
+    pub fn profile(&self) -> Option<&NodeProfile> {
+        self.profile.as_ref()
     }
 
     /// Nodes the last solve, decision or proof searched on its own thread
@@ -162,16 +178,21 @@ impl Solver {
     ) -> R {
         self.table.new_generation();
         let table = &self.table;
+        let profiling = self.profile.is_some();
         if self.threads <= 1 {
             let mut ctx = Ctx::new(table, limits, stop, progress);
+            ctx.profile = profiling.then(Box::default);
             let result = main(&mut ctx);
             self.last_nodes = ctx.nodes;
+            if let (Some(all), Some(this)) = (self.profile.as_mut(), ctx.profile) {
+                all.add(&this);
+            }
             return result;
         }
         let done = stop.for_helpers();
         let helpers = self.threads - 1;
         let busy = Busy::new();
-        let (result, nodes) = std::thread::scope(|s| {
+        let (result, (nodes, profile)) = std::thread::scope(|s| {
             for _ in 0..helpers {
                 let (done, busy) = (&done, &busy);
                 s.spawn(move || {
@@ -190,11 +211,15 @@ impl Solver {
             }
             let mut ctx = Ctx::new(table, limits, stop, progress);
             ctx.busy = Some(&busy);
+            ctx.profile = profiling.then(Box::default);
             let result = main(&mut ctx);
             done.raise();
-            (result, ctx.nodes)
+            (result, (ctx.nodes, ctx.profile))
         });
         self.last_nodes = nodes;
+        if let (Some(all), Some(this)) = (self.profile.as_mut(), profile) {
+            all.add(&this);
+        }
         result
     }
 

@@ -7,6 +7,7 @@
 
 use super::busy::Busy;
 use super::order::{Best, Children};
+use super::profile::NodeProfile;
 use super::race;
 use super::relative::{down, up};
 use super::table::Table;
@@ -49,6 +50,8 @@ pub(super) struct Ctx<'a> {
     /// search), and taken out while that node searches them.
     frames: Vec<Option<Box<Children>>>,
     ply: usize,
+    /// Where this thread's nodes go, while the solver profiles.
+    pub profile: Option<Box<NodeProfile>>,
 }
 
 impl Ctx<'_> {
@@ -73,6 +76,7 @@ impl Ctx<'_> {
             busy: None,
             frames: Vec::new(),
             ply: 0,
+            profile: None,
         }
     }
 
@@ -126,6 +130,9 @@ impl Ctx<'_> {
     /// worked them out while ordering its moves.
     fn node(&mut self, pos: &Position, alpha: i32, beta: i32, shares: Option<Shares>) -> i32 {
         self.nodes += 1;
+        if let Some(profile) = self.profile.as_deref_mut() {
+            profile.count(pos);
+        }
         if self.nodes >= self.node_limit {
             self.aborted = true;
         }
@@ -202,6 +209,9 @@ impl Ctx<'_> {
         shares: Option<Shares>,
     ) -> i32 {
         let nodes_before = self.nodes;
+        if let Some(profile) = self.profile.as_deref_mut() {
+            profile.expanded += 1;
+        }
         let list = pos.legal_moves();
         let mut best = Best {
             score: -SOLVER_WIN - 1,

@@ -285,3 +285,24 @@ fn the_race_verdict_bounds_the_distance_either_way() {
     // Pawns that can meet prove nothing.
     assert_eq!(verdict("8/3p4/8/8/8/8/4P3/8 w -"), None);
 }
+
+#[test]
+fn a_profile_counts_every_node_of_the_solves_while_it_is_on() {
+    let pos = Position::from_fen("8/2p3pp/8/1p6/8/P5P1/1P5P/8 w -", RuleSet::PAWNRACE).unwrap();
+    let limits = SolveLimits::default();
+    let stop = Stop::new();
+    let mut solver = Solver::new(1);
+    assert!(solver.profile().is_none());
+    solver.set_profiling(true);
+    solver.solve(&pos, &limits, &stop, &mut |_| {}).unwrap();
+    let first = solver.last_nodes();
+    solver.clear();
+    solver.solve(&pos, &limits, &stop, &mut |_| {}).unwrap();
+    let profile = solver.profile().unwrap();
+    // Both solves, each node once; some expanded, some not.
+    assert_eq!(profile.nodes(), first + solver.last_nodes());
+    assert_eq!(profile.by_groups.iter().sum::<u64>(), profile.nodes());
+    assert!(profile.expanded > 0 && profile.expanded < profile.nodes());
+    solver.set_profiling(false);
+    assert!(solver.profile().is_none());
+}

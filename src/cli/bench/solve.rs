@@ -12,7 +12,7 @@ use super::super::args::{SessionTable, SetArgs};
 use clap::Args;
 use pawnrace::lab::keep::Case;
 use pawnrace::rules::Position;
-use pawnrace::solver::{SolveLimits, SolvePhase, SolveProgress, Solver, Value};
+use pawnrace::solver::{NodeProfile, SolveLimits, SolvePhase, SolveProgress, Solver, Value};
 use pawnrace::stop::Stop;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -45,6 +45,11 @@ pub struct SolveBenchArgs {
     /// Threads to prove with (default: one per core, as `solve`'s).
     #[arg(long)]
     threads: Option<usize>,
+    /// Also count where the nodes of the solves' own threads go: by the
+    /// pawns on the board, by their groups of files (between empty files),
+    /// and how many were expanded; one `profile` line after the summary.
+    #[arg(long)]
+    profile: bool,
     #[command(flatten)]
     table: SessionTable,
 }
@@ -77,10 +82,12 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
     };
     let mut all = Vec::new();
     let mut wrongs = 0;
+    let mut profile = NodeProfile::default();
     for (n, case) in cases.iter().enumerate() {
         let (pos, value) = question(case, args.after_keep);
         let mut solver = Solver::new(hash_mib);
         solver.set_threads(threads);
+        solver.set_profiling(args.profile);
         let start = Instant::now();
         let mut decided = None;
         // What the set's labels (solved child by child when it was made)
@@ -130,8 +137,14 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
             pos.fen()
         );
         all.push(t);
+        if let Some(p) = solver.profile() {
+            profile.add(p);
+        }
     }
     println!("{}", summary(&all, args.budget, hash_mib, threads));
+    if args.profile {
+        println!("{}", profile.summary());
+    }
     if wrongs > 0 {
         eprintln!("error: {wrongs} answers disagree with the set's labels");
         return ExitCode::FAILURE;
