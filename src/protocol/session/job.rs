@@ -4,9 +4,10 @@ use crate::analysis::explore::{Exploration, ExploreEvent, explore};
 use crate::analysis::{GameAnalysis, analyse};
 use crate::engine::{Engine, EngineSettings, Limits, Progress, SearchResult};
 use crate::memory::MemoryBudget;
+use crate::proofs;
 use crate::protocol::reply::{Info, Reply};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
-use crate::solver::{Proven, SolveLimits};
+use crate::solver::{Proven, SolveLimits, Source};
 use crate::stop::{Pacer, Stop};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -205,9 +206,22 @@ impl Job {
             Work::Perft { pos, depth } => (Finished::Perft(perft_divide(&pos, depth, stop)), None),
             Work::Solve { pos, limits } => {
                 let mut engine = engine(None);
-                let solution = engine.solver().solve(&pos, &limits, stop, &mut |p| {
-                    emit(Reply::Info(Info::Solve(*p)))
-                });
+                // What the tables prove in full (the value, its distance
+                // and a line to the end) is the answer at once: on an
+                // opening's proven line the solver would take minutes.
+                let solution = match proofs::known(&pos).filter(|p| p.plies.is_some()) {
+                    Some(known) => {
+                        let table = match known.source {
+                            Source::Openings => "the openings table",
+                            _ => "the book",
+                        };
+                        emit(Reply::Info(Info::String(format!("proven by {table}"))));
+                        Some(known)
+                    }
+                    None => engine.solver().solve(&pos, &limits, stop, &mut |p| {
+                        emit(Reply::Info(Info::Solve(*p)))
+                    }),
+                };
                 (Finished::Solve { pos, solution }, Some(engine))
             }
             Work::Analyse {

@@ -121,7 +121,8 @@ fn the_end_of_input_lets_bounded_work_finish() {
 #[test]
 fn go_plays_at_once_from_what_solve_proved() {
     let mut s = Session::new(SessionOptions::default());
-    let fen = "8/1pp1p1p1/8/3p1p1P/p2P4/2P3P1/1P2PP2/8 w -";
+    // Off the proof tables' positions, so that the solver proves it.
+    let fen = "8/1pp1p1p1/8/3p1p2/p2P3P/2P3P1/1P2PP2/8 w -";
     let nodes_of = |line: &str| -> u64 {
         let words: Vec<&str> = line.split_whitespace().collect();
         let i = words.iter().position(|w| *w == "nodes").expect("nodes");
@@ -130,12 +131,12 @@ fn go_plays_at_once_from_what_solve_proved() {
     let out = drive(&mut s, &[&format!("position fen {fen}"), "solve"]);
     let solved = out.iter().rev().find(|l| l.starts_with("info nodes"));
     let solve_nodes = nodes_of(solved.expect("solve reports its nodes"));
-    assert!(out.last().unwrap().starts_with("solution white plies 19 "));
+    assert!(out.last().unwrap().starts_with("solution white plies 21 "));
     assert!(solve_nodes > 10_000, "{solve_nodes}");
     let out = drive(&mut s, &["go movetime 2000"]);
     let i = out
         .iter()
-        .position(|l| l == "info string proven win in 19 plies")
+        .position(|l| l == "info string proven win in 21 plies")
         .expect("a proof");
     // The proof comes from the table `solve` left, not from a new search.
     assert!(nodes_of(&out[i + 1]) < solve_nodes / 10, "{out:?}");
@@ -244,4 +245,44 @@ fn a_go_tells_its_proof_as_it_goes() {
         .rfind(|l| l.starts_with("info depth "))
         .unwrap();
     assert!(nodes(last) >= nodes(&out[deciding]), "{out:?}");
+}
+
+#[test]
+fn solve_answers_from_the_tables_where_they_hold_the_distance() {
+    let mut s = Session::new(SessionOptions::default());
+    // The openings table's line for gaps AB: at once, whatever the budget.
+    let out = drive(&mut s, &["position startpos gaps AB", "solve nodes 1"]);
+    assert!(
+        out.contains(&"info string proven by the openings table".to_string()),
+        "{out:?}"
+    );
+    assert!(!out.iter().any(|l| l.starts_with("info nodes")), "{out:?}");
+    assert!(
+        out.last()
+            .unwrap()
+            .starts_with("solution white plies 31 pv d2d4 "),
+        "{out:?}"
+    );
+    // A book position with its distance.
+    let out = drive(
+        &mut s,
+        &["position startpos gaps AB moves d2d4 a7a6", "solve nodes 1"],
+    );
+    assert!(
+        out.contains(&"info string proven by the book".to_string()),
+        "{out:?}"
+    );
+    assert!(
+        out.last().unwrap().starts_with("solution white plies 27 "),
+        "{out:?}"
+    );
+    // Known only by its value: the solver, and here its budget runs out.
+    let out = drive(
+        &mut s,
+        &[
+            "position startpos gaps AH moves g2g3 a7a6",
+            "solve nodes 1000",
+        ],
+    );
+    assert_eq!(out.last().unwrap(), "solution unknown", "{out:?}");
 }
