@@ -43,7 +43,7 @@ mod value;
 
 pub use cache::{CacheError, MIN_WORK as CACHE_MIN_WORK};
 pub use play::MoveBounds;
-pub use profile::{NodeProfile, groups};
+pub use profile::NodeProfile;
 pub use value::{Proven, Source, Standing, Value};
 
 use crate::eval::score::SOLVER_WIN;
@@ -184,9 +184,7 @@ impl Solver {
             ctx.profile = profiling.then(Box::default);
             let result = main(&mut ctx);
             self.last_nodes = ctx.nodes;
-            if let (Some(all), Some(this)) = (self.profile.as_mut(), ctx.profile) {
-                all.add(&this);
-            }
+            self.keep_profile(ctx.profile);
             return result;
         }
         let done = stop.for_helpers();
@@ -217,10 +215,15 @@ impl Solver {
             (result, (ctx.nodes, ctx.profile))
         });
         self.last_nodes = nodes;
-        if let (Some(all), Some(this)) = (self.profile.as_mut(), profile) {
+        self.keep_profile(profile);
+        result
+    }
+
+    /// Adds what a run's own thread counted to the profile, while profiling.
+    fn keep_profile(&mut self, counted: Option<Box<NodeProfile>>) {
+        if let (Some(all), Some(this)) = (self.profile.as_mut(), counted) {
             all.add(&this);
         }
-        result
     }
 
     /// A fresh table of `mib` MiB; what the old one knew is lost.

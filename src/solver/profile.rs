@@ -14,7 +14,8 @@ use std::fmt::Write as _;
 pub struct NodeProfile {
     /// Nodes by the pawns on the board, both sides together.
     pub by_pawns: [u64; 17],
-    /// Nodes by their groups of files (index 1 to 4; see [`groups`]).
+    /// Nodes by their groups of files: runs of files with a pawn, between
+    /// empty files or the board's edges (index 1 to 4).
     pub by_groups: [u64; 5],
     /// Nodes whose moves were searched: the rest ended on a win in one,
     /// a finished game, or their bounds (race rules or table) at once.
@@ -67,7 +68,7 @@ impl NodeProfile {
 /// taking a pawn there, so no pawn ever enters an empty file, and each
 /// group is a game of its own, joined to the others only by the race, the
 /// capture of the last pawn and stalemate.
-pub fn groups(pos: &Position) -> u32 {
+fn groups(pos: &Position) -> u32 {
     let mut f = pos.occupied().0;
     f |= f >> 32;
     f |= f >> 16;
