@@ -82,6 +82,16 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
         lines[3].contains("; groups ") && lines[3].contains("; expanded "),
         "{stdout}"
     );
+    // Reading the book, as a session's solve does: said on the summary.
+    let args = [
+        "bench", "solve", "--sample", "1", "--budget", "100", "--tables",
+    ];
+    let (ok, stdout, stderr) = pawnrace(&args);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.trim_end().ends_with("; reading the book"),
+        "{stdout}"
+    );
     // Each benchmark takes only its own flags.
     let (ok, _, stderr) = pawnrace(&["bench", "keep", "--budget", "100"]);
     assert!(
@@ -197,6 +207,7 @@ fn solve_help_lists_only_what_solve_uses() {
             "--hash",
             "--threads",
             "--cache",
+            "--tables",
         ],
         "{help}"
     );

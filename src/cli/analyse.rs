@@ -108,8 +108,14 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         .clamp(1, games.len().max(1));
     // The table's size is shared among the workers, so that memory stays
     // what --hash says.
+    // The solvers read what the proof tables prove, as the tables answer
+    // the positions they hold.
     let mut solvers: Vec<Solver> = (0..workers)
-        .map(|_| Solver::new((args.table.mib / workers).max(1)))
+        .map(|_| {
+            let mut solver = Solver::new((args.table.mib / workers).max(1));
+            solver.set_known(Some(pawnrace::proofs::values()));
+            solver
+        })
         .collect();
     let cache = {
         let (first, rest) = solvers.split_at_mut(1);

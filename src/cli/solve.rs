@@ -45,6 +45,12 @@ pub struct SolveArgs {
     /// reported and left alone), so that a later solve reuses them.
     #[arg(long, conflicts_with = "all_gaps")]
     cache: Option<PathBuf>,
+    /// Read what the book proves (each position's value, and its distance
+    /// where proven) wherever the proof's own table knows nothing, as a
+    /// session's `solve` does; without it the proof rests on the rules
+    /// alone.
+    #[arg(long, conflicts_with = "all_gaps")]
+    tables: bool,
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
@@ -55,6 +61,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
     }
     let mut solver = Solver::new(args.table.mib);
     solver.set_threads(threads);
+    if args.tables {
+        solver.set_known(Some(pawnrace::proofs::values()));
+    }
     let pos = match args.position.position() {
         Some(Ok(p)) => p,
         None => {

@@ -31,6 +31,7 @@
 
 mod busy;
 mod cache;
+mod known;
 mod order;
 mod play;
 mod profile;
@@ -42,6 +43,7 @@ mod table;
 mod value;
 
 pub use cache::{CacheError, MIN_WORK as CACHE_MIN_WORK};
+pub use known::Known;
 pub use play::MoveBounds;
 pub use profile::NodeProfile;
 pub use value::{Proven, Source, Standing, Value};
@@ -119,6 +121,8 @@ pub struct Solver {
     last_nodes: u64,
     /// Where the solves' own threads' nodes went, while profiling.
     profile: Option<NodeProfile>,
+    /// Values proven ahead of time, read wherever the table knows nothing.
+    known: Option<&'static Known>,
 }
 
 /// What a parallel solve's helper threads search, over and over if they
@@ -132,6 +136,7 @@ impl Solver {
             threads: 1,
             last_nodes: 0,
             profile: None,
+            known: None,
         }
     }
 
@@ -146,6 +151,13 @@ impl Solver {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Values proven elsewhere (the proof tables) for every later proof to
+    /// read as bounds where its table knows nothing; `None` proves from the
+    /// rules alone, as the proof tables' own proofs and their checks must.
+    pub fn set_known(&mut self, known: Option<&'static Known>) {
+        self.known = known;
     }
 
     /// Counts where the nodes of every later solve's own thread go, from
@@ -179,8 +191,10 @@ impl Solver {
         self.table.new_generation();
         let table = &self.table;
         let profiling = self.profile.is_some();
+        let known = self.known;
         if self.threads <= 1 {
             let mut ctx = Ctx::new(table, limits, stop, progress);
+            ctx.known = known;
             ctx.profile = profiling.then(Box::default);
             let result = main(&mut ctx);
             self.last_nodes = ctx.nodes;
@@ -199,6 +213,7 @@ impl Solver {
                     let mut ctx = Ctx::new(table, &unlimited, done, &mut quiet);
                     ctx.busy = Some(busy);
                     ctx.helper = true;
+                    ctx.known = known;
                     while !done.is_raised() {
                         helper(&mut ctx, pos);
                         if ctx.aborted {
@@ -209,6 +224,7 @@ impl Solver {
             }
             let mut ctx = Ctx::new(table, limits, stop, progress);
             ctx.busy = Some(&busy);
+            ctx.known = known;
             ctx.profile = profiling.then(Box::default);
             let result = main(&mut ctx);
             done.raise();

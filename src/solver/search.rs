@@ -6,6 +6,7 @@
 //! and the driver narrows them with null-window calls.
 
 use super::busy::Busy;
+use super::known::Known;
 use super::order::{Best, Children};
 use super::profile::NodeProfile;
 use super::race;
@@ -52,6 +53,8 @@ pub(super) struct Ctx<'a> {
     ply: usize,
     /// Where this thread's nodes go, while the solver profiles.
     pub profile: Option<Box<NodeProfile>>,
+    /// Values proven ahead of time, asked where the table knows nothing.
+    pub known: Option<&'a Known>,
 }
 
 impl Ctx<'_> {
@@ -77,6 +80,7 @@ impl Ctx<'_> {
             frames: Vec::new(),
             ply: 0,
             profile: None,
+            known: None,
         }
     }
 
@@ -176,6 +180,10 @@ impl Ctx<'_> {
             }
             if let Some(h) = race_hi {
                 hi = hi.min(h);
+            }
+            if let Some((known_lo, known_hi)) = self.known.and_then(|k| k.bounds(pos, key)) {
+                lo = lo.max(known_lo);
+                hi = hi.min(known_hi);
             }
         }
         if lo >= beta || lo == hi {

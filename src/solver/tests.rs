@@ -306,3 +306,50 @@ fn a_profile_counts_every_node_of_the_solves_while_it_is_on() {
     solver.set_profiling(false);
     assert!(solver.profile().is_none());
 }
+
+/// Solves that read proven values where the table knows nothing give the
+/// exact answer: a third of the positions brute force has seen held as a
+/// value alone, a third with the distance too (mirrors and all), the rest
+/// proved by the search around them.
+#[test]
+fn solves_reading_known_values_agree_with_brute_force() {
+    let mut rng = Rng::new(&[43]);
+    let mut memo = HashMap::new();
+    for (rules, max) in small_rule_sets() {
+        memo.clear();
+        let mut positions = Vec::new();
+        while positions.len() < 12 {
+            let Some(pos) = random_position(&mut rng, rules, max) else {
+                continue;
+            };
+            if terminal_score(&pos).is_none() {
+                minimax(&pos, &mut memo);
+                positions.push(pos);
+            }
+        }
+        let held = memo
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (pos, &(value, plies)))| {
+                (i % 3 != 2).then_some((*pos, value, (i % 3 == 1).then_some(plies)))
+            });
+        let known: &'static Known = Box::leak(Box::new(Known::new(rules, held)));
+        assert!(!known.is_empty());
+        let mut solver = Solver::new(1);
+        solver.set_known(Some(known));
+        let stop = Stop::new();
+        for pos in &positions {
+            let proven = solver
+                .solve(pos, &SolveLimits::default(), &stop, &mut |_| {})
+                .unwrap();
+            let plies = proven.plies.unwrap();
+            let exact = minimax(pos, &mut memo);
+            let got = if proven.value == Value::Draw {
+                (Value::Draw, exact.1)
+            } else {
+                (proven.value, plies)
+            };
+            assert_eq!(got, exact, "{}", pos.fen());
+        }
+    }
+}

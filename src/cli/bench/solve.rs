@@ -45,6 +45,11 @@ pub struct SolveBenchArgs {
     /// Threads to prove with (default: one per core, as `solve`'s).
     #[arg(long)]
     threads: Option<usize>,
+    /// Prove as a session's `solve` does, reading what the book proves
+    /// (each position's value, and its distance where proven) wherever the
+    /// table knows nothing; without it, from the rules alone.
+    #[arg(long)]
+    tables: bool,
     /// Also count where the nodes of the solves' own threads go: by the
     /// pawns on the board, by their groups of files (between empty files),
     /// and how many were expanded; one `profile` line after the summary.
@@ -83,11 +88,14 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
     let mut all = Vec::new();
     let mut wrongs = 0;
     let mut profile = NodeProfile::default();
+    // Built before the clock starts, as a session builds it once.
+    let known = args.tables.then(pawnrace::proofs::values);
     for (n, case) in cases.iter().enumerate() {
         let (pos, value) = question(case, args.after_keep);
         let mut solver = Solver::new(hash_mib);
         solver.set_threads(threads);
         solver.set_profiling(args.profile);
+        solver.set_known(known);
         let start = Instant::now();
         let mut decided = None;
         // What the set's labels (solved child by child when it was made)
@@ -141,7 +149,12 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
             profile.add(p);
         }
     }
-    println!("{}", summary(&all, args.budget, hash_mib, threads));
+    let source = if args.tables {
+        "; reading the book"
+    } else {
+        ""
+    };
+    println!("{}{source}", summary(&all, args.budget, hash_mib, threads));
     if args.profile {
         println!("{}", profile.summary());
     }

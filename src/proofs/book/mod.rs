@@ -209,15 +209,21 @@ mod tests {
 
     /// The committed book loads and saves back byte for byte (so its lines
     /// are sorted, as lookups where it lies need), and every position is
-    /// found there with its proof.
+    /// found there with its proof, and with its value (and a win's or
+    /// loss's distance) where the solver reads it, its mirror too.
     #[test]
     fn the_builtin_book_round_trips_and_is_found_where_it_lies() {
         let book = Book::parse(BUILTIN).unwrap();
         assert_eq!(book.to_text(&lines::header(BUILTIN)), BUILTIN);
         let builtin = builtin();
         assert_eq!(builtin.lines().count(), book.len());
+        let values = crate::proofs::values();
         for (pos, entry) in &book.written {
             assert_eq!(builtin.get(pos).as_ref(), Some(entry), "{}", pos.fen());
+            let distance = entry.plies.filter(|_| entry.value != Value::Draw);
+            for p in [*pos, pos.mirror_files()] {
+                assert_eq!(values.get(&p), Some((entry.value, distance)), "{}", p.fen());
+            }
         }
     }
 

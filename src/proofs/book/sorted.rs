@@ -7,8 +7,8 @@
 //! positions, and the book grew several times over.
 
 use super::{position_text, read_line};
-use crate::rules::Position;
-use crate::solver::Proven;
+use crate::rules::{Position, RuleSet};
+use crate::solver::{Proven, Value};
 use std::cmp::Ordering;
 
 /// A book's text, its entry lines sorted by position text.
@@ -74,6 +74,21 @@ impl<'a> Sorted<'a> {
     /// Every entry line, in order.
     pub fn lines(&self) -> impl Iterator<Item = &'a str> {
         self.body.lines()
+    }
+
+    /// Every entry's position with its value for the side to move and the
+    /// distance where it is proven (its file mirror not listed): what the
+    /// solver reads during its own proofs (see `proofs::values`). Lines
+    /// that do not read are left out, as a lookup leaves them; the line
+    /// itself is not read, nor checked.
+    pub fn values(&self) -> impl Iterator<Item = (Position, Value, Option<u32>)> + 'a {
+        self.body.lines().filter_map(|line| {
+            let pos = Position::from_fen(position_text(line), RuleSet::PAWNRACE).ok()?;
+            let mut words = line.split_whitespace().skip(3);
+            let value = words.next()?.parse().ok()?;
+            let plies = words.next()?.parse().ok();
+            Some((pos, value, plies))
+        })
     }
 }
 
