@@ -16,9 +16,9 @@
 //! have come) keep those nodes from looking at all.
 
 use super::Value;
-use crate::eval::rank_counts;
 use crate::eval::score::SOLVER_WIN;
-use crate::rules::{Color, Position, RuleSet};
+use crate::eval::{rank_counts, steps_to_goal};
+use crate::rules::{Color, Position, RuleSet, Square};
 
 /// The longest distance kept as such; longer ones are kept as values alone.
 const MAX_PLIES: u32 = 120;
@@ -116,7 +116,7 @@ impl Known {
     /// Bounds on the score of `pos` (whose key is `key`) for the side to
     /// move, in the solver's node-relative units: `(lo, hi)`.
     pub(super) fn bounds(&self, pos: &Position, key: u64) -> Option<(i32, i32)> {
-        self.code(pos, key).map(decode)
+        self.code(pos, key).map(|code| decode(code, pos))
     }
 
     /// The value code held for `pos`, whose key is `key`.
@@ -147,14 +147,13 @@ fn encode(value: Value, plies: Option<u32>) -> i8 {
     }
 }
 
-/// The score bounds a value code stands for: a win of unknown distance is
-/// at least the shortest loss's opposite and below a win in one's reach;
-/// any win scores above every draw.
-fn decode(code: i8) -> (i32, i32) {
+/// The score bounds a value code stands for in `pos`: a win or loss of
+/// unknown distance comes within the most plies the game can still last.
+fn decode(code: i8, pos: &Position) -> (i32, i32) {
     match code {
         0 => (0, 0),
-        WIN => (1, SOLVER_WIN - 1),
-        c if c == -WIN => (-SOLVER_WIN, -1),
+        WIN => (SOLVER_WIN - longest(pos), SOLVER_WIN - 1),
+        c if c == -WIN => (-SOLVER_WIN, -(SOLVER_WIN - longest(pos))),
         c if c > 0 => {
             let s = SOLVER_WIN - i32::from(c);
             (s, s)
@@ -164,6 +163,17 @@ fn decode(code: i8) -> (i32, i32) {
             (s, s)
         }
     }
+}
+
+/// The most plies the game from `pos` can last: every move takes a pawn a
+/// rank nearer its goal, and the game ends once one is there.
+fn longest(pos: &Position) -> i32 {
+    let steps = |color: Color| -> u32 {
+        pos.pawns(color)
+            .map(|sq: Square| steps_to_goal(pos, color, sq))
+            .sum()
+    };
+    (steps(Color::White) + steps(Color::Black)) as i32
 }
 
 /// How many shapes [`shape`] tells apart.
@@ -228,12 +238,12 @@ mod tests {
             ],
         );
         assert_eq!(known.len(), 6);
-        assert_eq!(known.bounds(&win, win.hash()), Some((1, SOLVER_WIN - 1)));
+        // A win of unknown distance: within the 12 plies the two pawns
+        // can still move.
+        let within = Some((SOLVER_WIN - 12, SOLVER_WIN - 1));
+        assert_eq!(known.bounds(&win, win.hash()), within);
         let mirror = win.mirror_files();
-        assert_eq!(
-            known.bounds(&mirror, mirror.hash()),
-            Some((1, SOLVER_WIN - 1))
-        );
+        assert_eq!(known.bounds(&mirror, mirror.hash()), within);
         assert_eq!(known.bounds(&draw, draw.hash()), Some((0, 0)));
         let lost = pos("8/6p1/8/8/8/8/6P1/8 w -");
         let exact = -(SOLVER_WIN - 9);
@@ -259,7 +269,7 @@ mod tests {
         assert_eq!(known.bounds(&fewer, start.hash()), None);
         assert_eq!(
             known.bounds(&start, start.hash()),
-            Some((1, SOLVER_WIN - 1))
+            Some((SOLVER_WIN - 18, SOLVER_WIN - 1))
         );
     }
 }
