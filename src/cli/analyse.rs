@@ -107,9 +107,8 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         .unwrap_or_else(cores)
         .clamp(1, games.len().max(1));
     // The table's size is shared among the workers, so that memory stays
-    // what --hash says.
-    // The solvers read what the proof tables prove, as the tables answer
-    // the positions they hold.
+    // what --hash says. Each reads the book's values (`proofs::values`),
+    // as the analysis already takes the positions the tables hold from them.
     let mut solvers: Vec<Solver> = (0..workers)
         .map(|_| {
             let mut solver = Solver::new((args.table.mib / workers).max(1));

@@ -239,24 +239,17 @@ impl Job {
             Work::Explore { pos, limits } => {
                 let mut engine = engine(None);
                 let side_after = !pos.side_to_move();
-                let found = explore(
-                    &pos,
-                    full_proofs(&mut engine),
-                    &limits,
-                    stop,
-                    &mut |event| {
-                        emit(match event {
-                            ExploreEvent::Valued(m) => Reply::explored(m),
-                            ExploreEvent::Solving { mv, progress } => {
-                                Reply::Info(Info::Exploring {
-                                    mv,
-                                    side_after,
-                                    progress: *progress,
-                                })
-                            }
-                        })
-                    },
-                );
+                let solver = full_proofs(&mut engine);
+                let found = explore(&pos, solver, &limits, stop, &mut |event| {
+                    emit(match event {
+                        ExploreEvent::Valued(m) => Reply::explored(m),
+                        ExploreEvent::Solving { mv, progress } => Reply::Info(Info::Exploring {
+                            mv,
+                            side_after,
+                            progress: *progress,
+                        }),
+                    })
+                });
                 (Finished::Explore(found), Some(engine))
             }
         };
@@ -264,11 +257,12 @@ impl Job {
     }
 }
 
-/// The engine's solver, reading what the proof tables prove wherever its
-/// own table knows nothing ([`proofs::values`]): for the commands that ask
-/// for whole proofs (`solve`, `analyse`, `explore`), whose answers near the
-/// start come quicker for it. Building that index the first time takes a
-/// tenth of a second, which a move at move time does not wait for.
+/// The engine's solver, reading the book's values wherever its own table
+/// knows nothing ([`proofs::values`]): for the commands that ask for whole
+/// proofs (`solve`, `analyse`, `explore`), whose answers near the start
+/// come quicker for it. Building that index the first time takes a tenth
+/// of a second, which a first move at move time does not wait for; once a
+/// session has built it, its solver keeps reading it, at move time too.
 fn full_proofs(engine: &mut Engine) -> &mut Solver {
     let solver = engine.solver();
     solver.set_known(Some(proofs::values()));
