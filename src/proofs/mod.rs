@@ -36,8 +36,8 @@ pub fn known(pos: &Position) -> Option<Proven> {
 
 /// What the compiled-in book proves, as the solver reads it during its own
 /// proofs ([`crate::solver::Solver::set_known`]): every book position with
-/// its value, and its distance where proven. Built on first use (about a
-/// tenth of a second), then shared.
+/// its value, and its distance where proven. Built on first use (a third of a
+/// second on this machine), then shared.
 ///
 /// Full solves near the start read it: one to three plies in, the book
 /// holds the position's value, and in the proof of its distance the

@@ -260,7 +260,7 @@ impl Job {
 /// The engine's solver, reading the book's values wherever its own table
 /// knows nothing ([`proofs::values`]): for the commands that ask for whole
 /// proofs (`solve`, `analyse`, `explore`), whose answers near the start
-/// come quicker for it. Building that index the first time takes a tenth
+/// come quicker for it. Building that index the first time takes a third
 /// of a second, which a first move at move time does not wait for; once a
 /// session has built it, its solver keeps reading it, at move time too.
 fn full_proofs(engine: &mut Engine) -> &mut Solver {
