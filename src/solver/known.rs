@@ -12,8 +12,8 @@
 //! win refutes the line at once. A distance settles the score outright.
 //!
 //! The positions are near the start, so nearly every node of a deep proof
-//! lies beyond them; two cheap counts (the pawns on the board, how far they
-//! have come) keep those nodes from looking at all.
+//! lies beyond them; a few cheap counts (the pawns on the board, how far
+//! each side's have come) keep those nodes from looking at all.
 
 use super::Value;
 use crate::eval::score::SOLVER_WIN;
@@ -44,7 +44,7 @@ pub struct Known {
     /// plies (`k`), a loss in `k` (`-k`), a draw (0), or a win or loss of
     /// unknown distance (`±WIN`).
     values: Vec<i8>,
-    /// The [`Shape`]s of the positions held, as a bit set.
+    /// The [`shape`]s of the positions held, as a bit set.
     shapes: Vec<u64>,
 }
 
@@ -102,21 +102,14 @@ impl Known {
     /// The value of `pos` for the side to move, with its distance where
     /// it is held; `None` where the position is not held.
     pub fn get(&self, pos: &Position) -> Option<(Value, Option<u32>)> {
-        let code = self.code(pos, pos.hash())?;
-        let value = match code {
-            0 => Value::Draw,
-            c if c > 0 => Value::Win,
-            _ => Value::Loss,
-        };
-        let plies =
-            (code.unsigned_abs() != WIN as u8 && code != 0).then(|| u32::from(code.unsigned_abs()));
-        Some((value, plies))
+        self.code(pos, pos.hash()).map(decode)
     }
 
     /// Bounds on the score of `pos` (whose key is `key`) for the side to
     /// move, in the solver's node-relative units: `(lo, hi)`.
     pub(super) fn bounds(&self, pos: &Position, key: u64) -> Option<(i32, i32)> {
-        self.code(pos, key).map(|code| decode(code, pos))
+        self.code(pos, key)
+            .map(|code| score_bounds(decode(code), pos))
     }
 
     /// The value code held for `pos`, whose key is `key`.
@@ -147,21 +140,25 @@ fn encode(value: Value, plies: Option<u32>) -> i8 {
     }
 }
 
-/// The score bounds a value code stands for in `pos`: a win or loss of
-/// unknown distance comes within the most plies the game can still last.
-fn decode(code: i8, pos: &Position) -> (i32, i32) {
+/// The value and distance a code stands for ([`encode`]'s inverse).
+fn decode(code: i8) -> (Value, Option<u32>) {
+    let distance = (code.unsigned_abs() != WIN as u8).then(|| u32::from(code.unsigned_abs()));
     match code {
-        0 => (0, 0),
-        WIN => (SOLVER_WIN - longest(pos), SOLVER_WIN - 1),
-        c if c == -WIN => (-SOLVER_WIN, -(SOLVER_WIN - longest(pos))),
-        c if c > 0 => {
-            let s = SOLVER_WIN - i32::from(c);
-            (s, s)
-        }
-        c => {
-            let s = -(SOLVER_WIN + i32::from(c));
-            (s, s)
-        }
+        0 => (Value::Draw, None),
+        c if c > 0 => (Value::Win, distance),
+        _ => (Value::Loss, distance),
+    }
+}
+
+/// The score bounds a value stands for in `pos`: a win or loss of unknown
+/// distance comes within the most plies the game can still last.
+fn score_bounds((value, distance): (Value, Option<u32>), pos: &Position) -> (i32, i32) {
+    match (value, distance) {
+        (Value::Draw, _) => (0, 0),
+        (Value::Win, Some(k)) => (SOLVER_WIN - k as i32, SOLVER_WIN - k as i32),
+        (Value::Win, None) => (SOLVER_WIN - longest(pos), SOLVER_WIN - 1),
+        (Value::Loss, Some(k)) => (-(SOLVER_WIN - k as i32), -(SOLVER_WIN - k as i32)),
+        (Value::Loss, None) => (-SOLVER_WIN, -(SOLVER_WIN - longest(pos))),
     }
 }
 
