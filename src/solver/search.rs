@@ -130,6 +130,19 @@ impl Ctx<'_> {
         self.node(pos, alpha, beta, None)
     }
 
+    /// [`Ctx::search`], but with `pos`'s moves searched even where what is
+    /// known of `pos` itself (its table entry, the race rules, the book)
+    /// settles the question at once: so that the table gets a move that
+    /// reaches `beta`, for a line through a position whose score came from
+    /// the book. `pos` must have a move and no win in one.
+    pub fn search_moves(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let key = pos.hash();
+        let tt_move = self.table.probe(key).and_then(|hit| hit.mv);
+        let (lo, hi) = (-SOLVER_WIN, SOLVER_WIN);
+        self.expand(pos, key, (alpha, beta), (lo, hi), tt_move, None)
+    }
+
     /// [`Ctx::search`], given `pos`'s evaluation shares when the parent
     /// worked them out while ordering its moves.
     fn node(&mut self, pos: &Position, alpha: i32, beta: i32, shares: Option<Shares>) -> i32 {

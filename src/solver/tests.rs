@@ -1,7 +1,7 @@
 //! The solver's internals against a memoised full-width minimax.
 
 use super::*;
-use crate::rules::RuleSet;
+use crate::rules::{Move, RuleSet};
 use crate::testkit::{Rng, minimax, random_position, small_rule_sets};
 use std::collections::HashMap;
 
@@ -350,6 +350,25 @@ fn solves_reading_known_values_agree_with_brute_force() {
                 (proven.value, plies)
             };
             assert_eq!(got, exact, "{}", pos.fen());
+            assert_line_keeps(pos, &proven.line, &mut memo);
         }
     }
+}
+
+/// Every move of `line` from `pos` keeps the exact score (brute force's),
+/// and the line ends the game.
+fn assert_line_keeps(pos: &Position, line: &[Move], memo: &mut HashMap<Position, (Value, u32)>) {
+    let mut at = *pos;
+    for &m in line {
+        assert!(at.legal_moves().contains(&m), "{} {m:?}", at.fen());
+        let next = at.play_unchecked(m);
+        let (parent, child) = (score(minimax(&at, memo)), score(minimax(&next, memo)));
+        assert_eq!(relative::up(child), parent, "{} then {m:?}", at.fen());
+        at = next;
+    }
+    assert!(
+        terminal_score(&at).is_some(),
+        "{} does not end the game",
+        at.fen()
+    );
 }
