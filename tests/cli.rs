@@ -82,14 +82,22 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
         lines[3].contains("; groups ") && lines[3].contains("; expanded "),
         "{stdout}"
     );
-    // Reading the book, as a session's solve does: said on the summary.
+    // Answering as a session's solve does: from the tables where they
+    // prove the position in full (every position one ply in), else
+    // reading the book; both said on the summary.
     let args = [
-        "bench", "solve", "--sample", "1", "--budget", "100", "--tables",
+        "bench", "solve", "--plies", "1", "--sample", "2", "--budget", "100", "--tables",
     ];
     let (ok, stdout, stderr) = pawnrace(&args);
     assert!(ok, "{stderr}");
+    let tabled = stdout
+        .lines()
+        .filter(|l| l.contains(" from the tables time ") && l.contains(" nodes 0 "));
+    assert_eq!(tabled.count(), 2, "{stdout}");
     assert!(
-        stdout.trim_end().ends_with("; reading the book"),
+        stdout
+            .trim_end()
+            .ends_with("; reading the book, 2 answered from the tables"),
         "{stdout}"
     );
     // Each benchmark takes only its own flags.

@@ -45,8 +45,11 @@ pub struct SolveBenchArgs {
     /// Threads to prove with (default: one per core, as `solve`'s).
     #[arg(long)]
     threads: Option<usize>,
-    /// Prove as a session's `solve` does, reading what the book proves
-    /// (each position's value, and its distance where proven) wherever the
+    /// Answer as a session does: from the proof tables where they prove
+    /// the position (for a full solve, with its distance and a line, as
+    /// `solve` answers; for `--decide`, any proven value with a move, as
+    /// `go` plays), and otherwise proving with what the book proves (each
+    /// position's value, and its distance where proven) wherever the
     /// table knows nothing; without it, from the rules alone.
     #[arg(long)]
     tables: bool,
@@ -68,6 +71,8 @@ struct Timed {
     /// In a full solve, the nodes searched when the value was known: the
     /// rest went into the distance and the line.
     decided: Option<u64>,
+    /// Answered from the proof tables, nothing searched (`--tables`).
+    tabled: bool,
 }
 
 pub fn run(args: &SolveBenchArgs) -> ExitCode {
@@ -98,9 +103,23 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
         solver.set_known(known);
         let start = Instant::now();
         let mut decided = None;
+        let tabled = args
+            .tables
+            .then(|| pawnrace::proofs::known(&pos))
+            .flatten()
+            .filter(|p| args.decide || p.plies.is_some());
         // What the set's labels (solved child by child when it was made)
         // say against the answer: a disagreement is a wrong proof.
-        let result = if args.decide {
+        let from_tables = tabled.is_some();
+        let result = if let Some(p) = tabled {
+            decided = Some(0);
+            let spoils = !args.after_keep && p.line.first().is_some_and(|m| case.spoil.contains(m));
+            let plies = p.plies.map_or(String::new(), |d| format!(" in {d}"));
+            Some((
+                format!("{}{plies} from the tables", p.value),
+                p.value != value || spoils,
+            ))
+        } else if args.decide {
             solver.decide(&pos, &limits, &stop).map(|d| {
                 let spoils = |m| !args.after_keep && case.spoil.contains(&m);
                 let wrong = d.value != value || d.line.first().is_some_and(|&m| spoils(m));
@@ -123,6 +142,7 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
             nodes: solver.last_nodes(),
             proved: result.is_some(),
             decided,
+            tabled: from_tables,
         };
         let (result, wrong) = result.unwrap_or_else(|| ("unknown".into(), false));
         let result = if wrong {
@@ -150,9 +170,10 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
         }
     }
     let source = if args.tables {
-        "; reading the book"
+        let tabled = all.iter().filter(|t| t.tabled).count();
+        format!("; reading the book, {tabled} answered from the tables")
     } else {
-        ""
+        String::new()
     };
     println!("{}{source}", summary(&all, args.budget, hash_mib, threads));
     if args.profile {
@@ -244,6 +265,7 @@ mod tests {
             nodes: ms * 1000,
             proved,
             decided: None,
+            tabled: false,
         }
     }
 
