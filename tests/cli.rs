@@ -495,3 +495,21 @@ fn a_solve_cache_is_made_reused_and_never_clobbered() {
     assert!(!ok && err.contains("--cache"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `solve --tables` answers as a session's `solve` does: a position the
+/// book proves in full comes from it at once, its line included; one it
+/// does not is proven, reading the book's values.
+#[test]
+fn solve_with_the_tables_answers_from_them_where_they_prove_it() {
+    // One ply into CB: the book holds its distance and line.
+    let fen = "8/p2ppppp/2p5/8/1P6/8/P2PPPPP/8 w -";
+    let (ok, out, err) = pawnrace(&["solve", "--fen", fen, "--tables", "--nodes", "1"]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("solution white plies 25 pv d2d4 "), "{out}");
+    assert_eq!(out.split_whitespace().count(), 5 + 25, "{out}");
+    assert!(err.contains("proven by the book"), "{err}");
+    // Without --tables the same budget proves nothing.
+    let (ok, out, err) = pawnrace(&["solve", "--fen", fen, "--nodes", "1"]);
+    assert!(ok, "{err}");
+    assert!(!out.starts_with("solution white"), "{out}");
+}

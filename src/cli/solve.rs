@@ -8,7 +8,7 @@ use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::openings::{self, Opening, Openings, ProveLimits, Proved};
 use pawnrace::protocol::Reply;
 use pawnrace::rules::{Color, Gaps};
-use pawnrace::solver::{SolveLimits, Solver};
+use pawnrace::solver::{SolveLimits, Solver, Source};
 use pawnrace::stop::Stop;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,10 +45,12 @@ pub struct SolveArgs {
     /// reported and left alone), so that a later solve reuses them.
     #[arg(long, conflicts_with = "all_gaps")]
     cache: Option<PathBuf>,
-    /// Read what the book proves (each position's value, and its distance
-    /// where proven) wherever the proof's own table knows nothing, as a
-    /// session's `solve` does; without it the proof rests on the rules
-    /// alone.
+    /// Answer as a session's `solve` does: from the proof tables where
+    /// they prove the position in full (its value, distance and a line),
+    /// and otherwise prove reading what the book proves (each position's
+    /// value, and its distance where proven) wherever the proof's own
+    /// table knows nothing (a tables answer proves nothing, and reads or
+    /// writes no `--cache`); without it the proof rests on the rules alone.
     #[arg(long, conflicts_with = "all_gaps")]
     tables: bool,
 }
@@ -75,6 +77,20 @@ pub fn run(args: SolveArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let tabled = args
+        .tables
+        .then(|| pawnrace::proofs::known(&pos))
+        .flatten()
+        .filter(|p| p.plies.is_some());
+    if let Some(proven) = tabled {
+        let table = match proven.source {
+            Source::Openings => "the openings table",
+            _ => "the book",
+        };
+        eprintln!("proven by {table}");
+        println!("{}", Reply::solution(&pos, Some(&proven)));
+        return ExitCode::SUCCESS;
+    }
     let cache = CacheFile::open("pawnrace solve", args.cache.as_deref(), &mut solver);
     let stop = super::stop_on_ctrl_c("the solve");
     let mut bar = ProgressLine::new();
