@@ -20,16 +20,15 @@
 //! proof at `ponderhit` quick. `go depth` and `go nodes` stay a plain
 //! search, whose node counts are a signature of its behaviour.
 
-use super::report::{Progress, Score, SearchInfo, SearchResult, proven_score};
+use super::report::{Score, SearchInfo, SearchResult, proven_score};
 use super::resist::{self, Resistance};
 use super::time::{Budget, Clock, Limits};
 use crate::proofs;
 use crate::proofs::traps::Traps;
 use crate::rules::{Move, Position};
-use crate::solver::{
-    MoveBounds, Proven, SolveLimits, SolvePhase, SolveProgress, Solver, Standing, Value,
-};
+use crate::solver::{MoveBounds, Proven, SolveLimits, Solver, Standing, Value};
 use crate::stop::Stop;
+pub(super) use tally::Tally;
 
 /// The search's own time in a move: the solver gets what the move's time
 /// has beyond it, but at least half ([`solver_share`]).
@@ -72,61 +71,6 @@ pub(super) enum Course {
     /// No proof of the position: search, leaving out these moves (each
     /// proven worse than another move).
     Search { avoid: Vec<Move> },
-}
-
-/// A go's proofs as it reports them: what the solver spent so far and the
-/// go's clock, so that every line it reports counts the whole go (a
-/// client saw a 1.4 s proof end as "51 nodes, 34 nodes/s": the search's
-/// own).
-pub(super) struct Tally<'a> {
-    /// Nodes the go's finished proofs searched (their own thread's, as
-    /// `solve` counts them).
-    pub(super) nodes: u64,
-    clock: &'a Clock,
-    report: &'a mut dyn FnMut(Progress<'_>),
-    /// The phase last told, and whether a new proof has started since.
-    told: Option<SolvePhase>,
-    next_proof: bool,
-}
-
-impl<'a> Tally<'a> {
-    pub(super) fn new(clock: &'a Clock, report: &'a mut dyn FnMut(Progress<'_>)) -> Tally<'a> {
-        Tally {
-            nodes: 0,
-            clock,
-            report,
-            told: None,
-            next_proof: false,
-        }
-    }
-
-    /// The running proof's progress, as the go's. A proof that opens by
-    /// repeating where the last one ended (the distance's, after the
-    /// decision that proved the value) is no news and is not told twice.
-    fn proving(&mut self, p: &SolveProgress) {
-        let repeat = std::mem::take(&mut self.next_proof) && self.told == Some(p.phase);
-        if repeat {
-            return;
-        }
-        self.told = Some(p.phase);
-        let go = SolveProgress {
-            nodes: self.nodes + p.nodes,
-            time_ms: self.clock.elapsed_ms(),
-            ..*p
-        };
-        (self.report)(Progress::Solve(&go));
-    }
-
-    /// A line of the search's (a proven move's), as it is.
-    fn searched(&mut self, info: &SearchInfo) {
-        (self.report)(Progress::Search(info));
-    }
-
-    /// Counts the proof `solver` just ran, finished or cut short.
-    fn spent(&mut self, solver: &Solver) {
-        self.nodes += solver.last_nodes();
-        self.next_proof = true;
-    }
 }
 
 /// A proven move, or what the search should leave out. The engine's solver
@@ -460,5 +404,6 @@ fn play(
     }))
 }
 
+mod tally;
 #[cfg(test)]
 mod tests;
