@@ -291,7 +291,7 @@ fn from_the_tables_children(pos: &Position) -> Option<Proven> {
 /// The value that costs no search: a finished game, else the proof tables
 /// ([`proofs::known`]; only with a distance, which the analysis writes).
 pub fn instant_value(pos: &Position) -> Option<Proven> {
-    game_over(pos).or_else(|| proofs::known(pos).filter(|p| p.plies.is_some()))
+    game_over(pos).or_else(|| proofs::known_in_full(pos))
 }
 
 /// The value of a finished game, from the rules.

@@ -8,7 +8,7 @@ use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::openings::{self, Opening, Openings, ProveLimits, Proved};
 use pawnrace::protocol::Reply;
 use pawnrace::rules::{Color, Gaps};
-use pawnrace::solver::{SolveLimits, Solver, Source};
+use pawnrace::solver::{SolveLimits, Solver};
 use pawnrace::stop::Stop;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,15 +79,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
     };
     let tabled = args
         .tables
-        .then(|| pawnrace::proofs::known(&pos))
-        .flatten()
-        .filter(|p| p.plies.is_some());
+        .then(|| pawnrace::proofs::known_in_full(&pos))
+        .flatten();
     if let Some(proven) = tabled {
-        let table = match proven.source {
-            Source::Openings => "the openings table",
-            _ => "the book",
-        };
-        eprintln!("proven by {table}");
+        eprintln!("proven by {}", pawnrace::proofs::table_name(proven.source));
         println!("{}", Reply::solution(&pos, Some(&proven)));
         return ExitCode::SUCCESS;
     }

@@ -221,7 +221,7 @@ fn mate<'s>(
     tally: &mut Tally<'_>,
 ) -> Option<Course> {
     let clock = tally.clock;
-    let known = proofs::known(pos).filter(|e| e.plies.is_some());
+    let known = proofs::known_in_full(pos);
     let (proof, nodes) = match known {
         Some(e) => (e, 0),
         None => {

@@ -22,7 +22,7 @@ pub mod openings;
 pub mod traps;
 
 use crate::rules::{Gaps, Position, RuleSet};
-use crate::solver::{Known, Proven, SolveProgress};
+use crate::solver::{Known, Proven, SolveProgress, Source};
 use book::Book;
 use openings::{Openings, Proved};
 use std::sync::OnceLock;
@@ -32,6 +32,21 @@ use std::sync::OnceLock;
 /// knows, and the solver has to prove the position itself.
 pub fn known(pos: &Position) -> Option<Proven> {
     known_in(pos, Openings::builtin(), |p| book::builtin().get(p))
+}
+
+/// [`known`]'s proof where it is whole: the value, the distance and a line
+/// to the end, as `solve` answers (a book position proven for its value
+/// alone has a move that keeps it, and no distance).
+pub fn known_in_full(pos: &Position) -> Option<Proven> {
+    known(pos).filter(|p| p.plies.is_some())
+}
+
+/// The table a proof of [`known`]'s came from, as replies name it.
+pub fn table_name(source: Source) -> &'static str {
+    match source {
+        Source::Openings => "the openings table",
+        _ => "the book",
+    }
 }
 
 /// What the compiled-in book proves, as the solver reads it during its own

@@ -139,6 +139,8 @@ impl Ctx<'_> {
         self.nodes += 1;
         let key = pos.hash();
         let tt_move = self.table.probe(key).and_then(|hit| hit.mv);
+        // The bounds stored come from this search alone: narrowed to what
+        // settled the question, the window would be empty.
         let (lo, hi) = (-SOLVER_WIN, SOLVER_WIN);
         self.expand(pos, key, (alpha, beta), (lo, hi), tt_move, None)
     }

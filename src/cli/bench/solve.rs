@@ -103,11 +103,11 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
         solver.set_known(known);
         let start = Instant::now();
         let mut decided = None;
-        let tabled = args
-            .tables
-            .then(|| pawnrace::proofs::known(&pos))
-            .flatten()
-            .filter(|p| args.decide || p.plies.is_some());
+        let tabled = match (args.tables, args.decide) {
+            (false, _) => None,
+            (true, true) => pawnrace::proofs::known(&pos),
+            (true, false) => pawnrace::proofs::known_in_full(&pos),
+        };
         // What the set's labels (solved child by child when it was made)
         // say against the answer: a disagreement is a wrong proof.
         let from_tables = tabled.is_some();

@@ -7,7 +7,7 @@ use crate::memory::MemoryBudget;
 use crate::proofs;
 use crate::protocol::reply::{Info, Reply};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet, perft_divide};
-use crate::solver::{Proven, SolveLimits, Solver, Source};
+use crate::solver::{Proven, SolveLimits, Solver};
 use crate::stop::{Pacer, Stop};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -209,12 +209,9 @@ impl Job {
                 // What the tables prove in full (the value, its distance
                 // and a line to the end) is the answer at once: on an
                 // opening's proven line the solver would take minutes.
-                let solution = match proofs::known(&pos).filter(|p| p.plies.is_some()) {
+                let solution = match proofs::known_in_full(&pos) {
                     Some(known) => {
-                        let table = match known.source {
-                            Source::Openings => "the openings table",
-                            _ => "the book",
-                        };
+                        let table = proofs::table_name(known.source);
                         emit(Reply::Info(Info::String(format!("proven by {table}"))));
                         Some(known)
                     }
