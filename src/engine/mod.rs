@@ -178,7 +178,7 @@ impl Engine {
     /// sessions more than their whole first move, so a session's tables
     /// start at what its first search can use and grow, up to `max_mib`,
     /// when a longer search comes.
-    fn table_mib_for(allowance_ms: Option<u64>, max_mib: usize) -> usize {
+    pub fn table_mib_for(allowance_ms: Option<u64>, max_mib: usize) -> usize {
         // Entries a search stores per millisecond, at about 2 M nodes/s, in
         // MiB: 2,000 nodes x 16 bytes per ms is 1 MiB per 32 ms.
         const MS_PER_MIB: u64 = 32;

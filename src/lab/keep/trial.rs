@@ -1,7 +1,7 @@
 //! Running the keep set: the engine's move in each case, and the tally.
 
 use super::Case;
-use crate::engine::{Engine, Limits};
+use crate::engine::{DEFAULT_MOVE_OVERHEAD_MS, Engine, Limits};
 use crate::rules::Move;
 use crate::solver::Value;
 use crate::stop::Stop;
@@ -36,12 +36,18 @@ pub enum Think {
     Nodes(u64),
 }
 
-/// The engine's move in `case`, from a fresh engine with a `hash_mib` table
-/// and a solver on `threads` threads.
+/// The engine's move in `case`, from a fresh engine as a session makes it
+/// for its first move: with `Hash` at `hash_mib` and a solver on `threads`
+/// threads.
+///
+/// As in a session, the tables are as large as the move's time can fill,
+/// up to `hash_mib` ([`Engine::table_mib_for`]: a `go movetime 100` gets
+/// two of 2 MiB), and they are made within the move's time. Made ahead
+/// at 16 MiB whatever the time, the search's table was outside the clock
+/// and the solver's, made on first use, inside it: 5 to 9 ms of the 35 ms
+/// a 100 ms move gives the solver.
 pub fn trial(case: &Case, hash_mib: usize, threads: usize, think: Think) -> Trial {
     let pos = case.position();
-    let mut engine = Engine::new(hash_mib);
-    engine.set_threads(threads);
     let limits = match think {
         Think::Movetime(ms) => Limits {
             movetime_ms: Some(ms),
@@ -54,8 +60,11 @@ pub fn trial(case: &Case, hash_mib: usize, threads: usize, think: Think) -> Tria
     };
     let stop = Stop::new();
     let start = Instant::now();
+    let allowance = limits.allowance_ms(pos.side_to_move(), DEFAULT_MOVE_OVERHEAD_MS);
+    let mut engine = Engine::new(Engine::table_mib_for(allowance, hash_mib));
+    engine.set_threads(threads);
     let mut proven = false;
-    let result = engine.search(&pos, &limits, &stop, &mut |i| {
+    let result = engine.search_since(start, &pos, &limits, &stop, &mut |i| {
         proven |= i.proven.is_some();
     });
     let time_ms = start.elapsed().as_millis() as u64;
