@@ -42,7 +42,7 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
     let (ok, stdout, stderr) = pawnrace(&["bench", "solve", "--sample", "2", "--budget", "100"]);
     assert!(ok, "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 3, "{stdout}");
+    assert_eq!(lines.len(), 4, "{stdout}");
     assert!(
         lines[0].starts_with("case 1 ") && lines[0].contains(" fen "),
         "{stdout}"
@@ -50,6 +50,13 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
     assert!(lines[1].starts_with("case 2 "), "{stdout}");
     assert!(lines[2].starts_with("solve cases 2 proved "), "{stdout}");
     assert!(lines[2].contains(" budget 100 ms"), "{stdout}");
+    // Of the two, the one two plies in (the other is four) summed up
+    // again on its own: positions one to three plies from the start.
+    assert!(lines[1].contains(" plies 2 "), "{stdout}");
+    assert!(
+        lines[3].starts_with("solve plies 1-3 cases 1 proved "),
+        "{stdout}"
+    );
     // With --profile, one more line: where the solves' nodes went, every
     // node of the summary's counted once (one thread, so all of them).
     let args = [
@@ -66,7 +73,7 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
     let (ok, stdout, stderr) = pawnrace(&args);
     assert!(ok, "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines.len(), 5, "{stdout}");
     let nodes = lines[2]
         .split("; nodes ")
         .nth(1)
@@ -75,11 +82,11 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
         .next()
         .unwrap();
     assert!(
-        lines[3].starts_with(&format!("profile nodes {nodes} pawns ")),
+        lines[4].starts_with(&format!("profile nodes {nodes} pawns ")),
         "{stdout}"
     );
     assert!(
-        lines[3].contains("; groups ") && lines[3].contains("; expanded "),
+        lines[4].contains("; groups ") && lines[4].contains("; expanded "),
         "{stdout}"
     );
     // Answering as a session's solve does: from the tables where they

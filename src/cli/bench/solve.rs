@@ -63,6 +63,7 @@ pub struct SolveBenchArgs {
 }
 
 /// One position's proof.
+#[derive(Clone)]
 struct Timed {
     ms: u64,
     nodes: u64,
@@ -73,6 +74,8 @@ struct Timed {
     decided: Option<u64>,
     /// Answered from the proof tables, nothing searched (`--tables`).
     tabled: bool,
+    /// Plies into its opening.
+    plies: usize,
 }
 
 pub fn run(args: &SolveBenchArgs) -> ExitCode {
@@ -143,6 +146,7 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
             proved: result.is_some(),
             decided,
             tabled: from_tables,
+            plies: case.plies(),
         };
         let (result, wrong) = result.unwrap_or_else(|| ("unknown".into(), false));
         let result = if wrong {
@@ -169,13 +173,21 @@ pub fn run(args: &SolveBenchArgs) -> ExitCode {
             profile.add(p);
         }
     }
-    let source = if args.tables {
-        let tabled = all.iter().filter(|t| t.tabled).count();
-        format!("; reading the book, {tabled} answered from the tables")
-    } else {
-        String::new()
+    let line = |label: &str, timed: &[Timed]| {
+        let mut s = summary(label, timed, args.budget, hash_mib, threads);
+        if args.tables {
+            let tabled = timed.iter().filter(|t| t.tabled).count();
+            s += &format!("; reading the book, {tabled} answered from the tables");
+        }
+        s
     };
-    println!("{}{source}", summary(&all, args.budget, hash_mib, threads));
+    println!("{}", line("solve", &all));
+    // The positions one to three plies from the start among them, on a
+    // line of their own, as the goal for full solves names both.
+    let early: Vec<Timed> = all.iter().filter(|t| t.plies <= 3).cloned().collect();
+    if !early.is_empty() && early.len() < all.len() {
+        println!("{}", line("solve plies 1-3", &early));
+    }
     if args.profile {
         println!("{}", profile.summary());
     }
@@ -216,10 +228,11 @@ fn spread(cases: Vec<Case>, sample: Option<usize>) -> Vec<Case> {
     }
 }
 
-/// `solve cases N proved P median MS p90 MS nodes N nps N ...`: a position
-/// not proved counts as slower than the budget, and a percentile that falls
-/// on one is written `>BUDGET`.
-fn summary(all: &[Timed], budget: u64, hash_mib: usize, threads: usize) -> String {
+/// `LABEL cases N proved P median MS p90 MS nodes N nps N ...` (the label
+/// `solve`, or `solve plies 1-3` for that part of the set): a position not
+/// proved counts as slower than the budget, and a percentile that falls on
+/// one is written `>BUDGET`.
+fn summary(label: &str, all: &[Timed], budget: u64, hash_mib: usize, threads: usize) -> String {
     let mut times: Vec<Option<u64>> = all.iter().map(|t| t.proved.then_some(t.ms)).collect();
     times.sort_by_key(|t| t.unwrap_or(u64::MAX));
     let at = |q: f64| -> String {
@@ -248,7 +261,7 @@ fn summary(all: &[Timed], budget: u64, hash_mib: usize, threads: usize) -> Strin
         String::new()
     };
     format!(
-        "solve cases {} proved {proved} median {} p90 {} ms; nodes {nodes} time {ms} ms nps {nps}; hash {hash_mib} MiB threads {threads} budget {budget} ms{split}",
+        "{label} cases {} proved {proved} median {} p90 {} ms; nodes {nodes} time {ms} ms nps {nps}; hash {hash_mib} MiB threads {threads} budget {budget} ms{split}",
         all.len(),
         at(0.5),
         at(0.9),
@@ -266,6 +279,7 @@ mod tests {
             proved,
             decided: None,
             tabled: false,
+            plies: 1,
         }
     }
 
@@ -288,13 +302,13 @@ mod tests {
             .map(|i| timed(i * 100, true))
             .chain([timed(5000, false)])
             .collect();
-        let s = summary(&all, 5000, 16, 1);
+        let s = summary("solve", &all, 5000, 16, 1);
         assert!(
             s.starts_with("solve cases 10 proved 9 median 500 p90 900 ms;"),
             "{s}"
         );
         let all = [timed(10, true), timed(5000, false)];
-        let s = summary(&all, 5000, 16, 1);
+        let s = summary("solve", &all, 5000, 16, 1);
         assert!(s.contains("median 10 p90 >5000 ms;"), "{s}");
         assert!(!s.contains("decided"), "decisions alone: no split {s}");
     }
@@ -311,7 +325,7 @@ mod tests {
             with(20, true, 5000),
             with(99, false, 7),
         ];
-        let s = summary(&all, 5000, 16, 1);
+        let s = summary("solve", &all, 5000, 16, 1);
         assert!(
             s.ends_with("; proved ones decided in 9000 of their 30000 nodes"),
             "{s}"
