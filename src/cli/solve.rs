@@ -63,9 +63,6 @@ pub fn run(args: SolveArgs) -> ExitCode {
     }
     let mut solver = Solver::new(args.table.mib);
     solver.set_threads(threads);
-    if args.tables {
-        solver.set_known(Some(pawnrace::proofs::values()));
-    }
     let pos = match args.position.position() {
         Some(Ok(p)) => p,
         None => {
@@ -85,6 +82,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
         eprintln!("proven by {}", pawnrace::proofs::table_name(proven.source));
         println!("{}", Reply::solution(&pos, Some(&proven)));
         return ExitCode::SUCCESS;
+    }
+    // Only a proof reads the index, and building it takes a third of a
+    // second: not for an answer the tables give.
+    if args.tables {
+        solver.set_known(Some(pawnrace::proofs::values()));
     }
     let cache = CacheFile::open("pawnrace solve", args.cache.as_deref(), &mut solver);
     let stop = super::stop_on_ctrl_c("the solve");
