@@ -103,6 +103,11 @@ pub fn minimax(pos: &Position, memo: &mut HashMap<Position, (Value, u32)>) -> (V
     result
 }
 
+/// The Pawn Race position `fen`; panics on a bad one, as a test should.
+pub fn pawnrace(fen: &str) -> Position {
+    Position::from_fen(fen, RuleSet::PAWNRACE).expect("a Pawn Race position")
+}
+
 /// The Pawn Race position after `moves` (coordinates or SAN) from the start
 /// of `gaps`; panics on a bad argument, as a test should.
 pub fn replay(gaps: &str, moves: &[&str]) -> Position {

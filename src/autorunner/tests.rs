@@ -2,11 +2,8 @@
 //! and whole games over pipes.
 
 use super::*;
+use crate::testkit::pawnrace as pos;
 use std::io::Cursor;
-
-fn pos(fen: &str) -> Position {
-    Position::from_fen(fen, RuleSet::PAWNRACE).unwrap()
-}
 
 fn mv(from: &str, to: &str) -> Move {
     Move::new(from.parse().unwrap(), to.parse().unwrap())

@@ -199,16 +199,13 @@ mod tests {
     use super::*;
     use crate::solver::{Proven, SolveLimits};
     use crate::stop::Stop;
+    use crate::testkit::pawnrace as pos;
 
     fn solve(solver: &mut Solver, pos: &Position) -> (Proven, u64) {
         let s = solver
             .solve(pos, &SolveLimits::default(), &Stop::new(), &mut |_| {})
             .expect("no limits");
         (s, solver.last_nodes())
-    }
-
-    fn pos(fen: &str) -> Position {
-        Position::from_fen(fen, RuleSet::PAWNRACE).unwrap()
     }
 
     /// White wins in 21; the solver needs some ten thousand nodes.

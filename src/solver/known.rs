@@ -198,10 +198,7 @@ fn shape(pos: &Position) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pos(fen: &str) -> Position {
-        Position::from_fen(fen, RuleSet::PAWNRACE).unwrap()
-    }
+    use crate::testkit::pawnrace as pos;
 
     #[test]
     fn a_shape_counts_pawns_and_ranks_from_each_side_s_own_edge() {

@@ -144,11 +144,7 @@ fn keeping_move(ctx: &mut Ctx, pos: &Position, value: Value) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSet;
-
-    fn pos(fen: &str) -> Position {
-        Position::from_fen(fen, RuleSet::PAWNRACE).unwrap()
-    }
+    use crate::testkit::pawnrace as pos;
 
     #[test]
     fn decide_gives_the_value_and_a_move_keeping_it() {

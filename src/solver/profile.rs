@@ -81,11 +81,7 @@ fn groups(pos: &Position) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSet;
-
-    fn pos(fen: &str) -> Position {
-        Position::from_fen(fen, RuleSet::PAWNRACE).unwrap()
-    }
+    use crate::testkit::pawnrace as pos;
 
     #[test]
     fn groups_are_runs_of_files_with_pawns() {
