@@ -325,6 +325,51 @@ fn book_grows_a_file_and_names_what_it_could_not_prove() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A merged run's full proof gives its distance and line to a position
+/// the book holds decided only, written the way the book wrote it (here
+/// the run proved the file mirror); a position the book lacks is added.
+#[test]
+fn book_merge_completes_decided_entries_and_adds_new_ones() {
+    let dir = common::temp_dir("book-merge");
+    let book = dir.join("book.txt");
+    let run = dir.join("run.txt");
+    std::fs::write(&book, "# a book\n8/p7/8/8/8/8/4P3/8 w - win ? pv e2e4\n").unwrap();
+    std::fs::write(
+        &run,
+        "# run: made by hand\n\
+         8/7p/8/8/8/8/3P4/8 w - win 9 pv d2d4 h7h5 d4d5 h5h4 d5d6 h4h3 d6d7 h3h2 d7d8\n\
+         8/p7/8/8/8/8/5P2/8 w - win 9 pv f2f4 a7a5 f4f5 a5a4 f5f6 a4a3 f6f7 a3a2 f7f8\n",
+    )
+    .unwrap();
+    let (ok, _, err) = pawnrace(&[
+        "book-merge",
+        "--check",
+        "1",
+        "--out",
+        book.to_str().unwrap(),
+        run.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("1 positions added to the 1 of"), "{err}");
+    assert!(
+        err.contains("1 decided ones given their distance: 2 in all"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(
+        text.contains(
+            "8/p7/8/8/8/8/4P3/8 w - win 9 pv e2e4 a7a5 e4e5 a5a4 e5e6 a4a3 e6e7 a3a2 e7e8\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("8/p7/8/8/8/8/5P2/8 w - win 9 pv f2f4"),
+        "{text}"
+    );
+    assert!(text.contains("# run: made by hand"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `pawnrace traps` from a lost position: the trap it writes is proven
 /// again by `--check`, which refuses a reply that throws nothing away.
 #[test]

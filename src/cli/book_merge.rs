@@ -1,7 +1,8 @@
 //! `pawnrace book-merge`: merges book files (runs made in parallel, on
 //! several machines) into one, and checks a sample of what it adds.
 //!
-//! Each addition was proven by the run that made it; `--check N` proves
+//! A merged file's full proof of a position the book holds decided only
+//! (`?`) completes it. Each addition was proven by the run that made it; `--check N` proves
 //! every Nth again from an empty table (the position's value, and that its
 //! move keeps it), as the engine would at move time, and reports how many
 //! nodes those proofs took: how far the merged positions lie beyond a
@@ -24,7 +25,9 @@ pub struct MergeArgs {
     /// join the header.
     files: Vec<PathBuf>,
     /// The book they are merged into, read first (made if missing); what it
-    /// holds stays as it is. Written back with its lines sorted.
+    /// holds stays as it is, but for a position it holds decided only
+    /// (`?`), which takes a merged file's distance and line (a different
+    /// value is an error). Written back with its lines sorted.
     #[arg(long, default_value = "data/book.txt")]
     out: PathBuf,
     /// Prove every Nth added position again from an empty table (0: none).
@@ -66,6 +69,7 @@ pub fn run(args: MergeArgs) -> ExitCode {
         .collect();
     let before = book.len();
     let mut added: Vec<Position> = Vec::new();
+    let mut completed = 0usize;
     for path in &args.files {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
@@ -93,6 +97,19 @@ pub fn run(args: MergeArgs) -> ExitCode {
             if book.get(pos).is_none() {
                 book.insert(*pos, entry.clone());
                 added.push(*pos);
+                continue;
+            }
+            // A full proof of a position the book holds decided only.
+            match book.complete(pos, entry) {
+                Ok(true) => {
+                    completed += 1;
+                    added.push(*pos);
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    eprintln!("{WHO}: {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
             }
         }
     }
@@ -103,8 +120,8 @@ pub fn run(args: MergeArgs) -> ExitCode {
     };
     let written = save(WHO, &args.out, &book, &header.join("\n"));
     eprintln!(
-        "{} positions added to the {before} of {}: {} in all",
-        added.len(),
+        "{} positions added to the {before} of {}, {completed} decided ones given their distance: {} in all",
+        added.len() - completed,
         args.out.display(),
         book.len()
     );

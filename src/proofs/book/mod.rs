@@ -50,21 +50,54 @@ pub fn builtin() -> Sorted<'static> {
 pub struct Book {
     /// The positions as written, in the order they were added.
     written: Vec<(Position, Proven)>,
-    /// The positions written; their file mirrors are looked up by
-    /// mirroring (storing both made reading the book half again as long).
-    index: HashMap<Position, Proven>,
+    /// Where each position written stands in `written`; their file mirrors
+    /// are looked up by mirroring (storing both made reading the book half
+    /// again as long).
+    index: HashMap<Position, usize>,
 }
 
 impl Book {
     /// The proof of `pos`, or of its file mirror, mirrored back.
     pub fn get(&self, pos: &Position) -> Option<Proven> {
-        if let Some(e) = self.index.get(pos) {
-            return Some(e.clone());
+        if let Some(&i) = self.index.get(pos) {
+            return Some(self.written[i].1.clone());
         }
         let width = pos.rules().width();
         self.index
             .get(&pos.mirror_files())
-            .map(|e| e.mirror_files(width))
+            .map(|&i| self.written[i].1.mirror_files(width))
+    }
+
+    /// Gives the distance and line of `proven` to the entry of `pos` (or of
+    /// its mirror) that holds only a decided value: true where it did so,
+    /// false where the book has no such entry, and an error where the
+    /// entry's value is not `proven`'s (one of the two proofs is wrong).
+    pub fn complete(&mut self, pos: &Position, proven: &Proven) -> Result<bool, String> {
+        let width = pos.rules().width();
+        let (i, proven) = if let Some(&i) = self.index.get(pos) {
+            (i, proven.clone())
+        } else if let Some(&i) = self.index.get(&pos.mirror_files()) {
+            (i, proven.mirror_files(width))
+        } else {
+            return Ok(false);
+        };
+        let (written, entry) = &mut self.written[i];
+        if entry.value != proven.value {
+            return Err(format!(
+                "{}: the book says {}, the new proof {}",
+                written.fen(),
+                entry.value,
+                proven.value
+            ));
+        }
+        if entry.plies.is_some() || proven.plies.is_none() {
+            return Ok(false);
+        }
+        *entry = Proven {
+            source: Source::Book,
+            ..proven
+        };
+        Ok(true)
     }
 
     /// Positions written (their mirrors not counted).
@@ -93,7 +126,7 @@ impl Book {
             source: Source::Book,
             ..proven
         };
-        self.index.insert(pos, entry.clone());
+        self.index.insert(pos, self.written.len());
         self.written.push((pos, entry));
     }
 
@@ -190,6 +223,45 @@ mod tests {
         let mirror = book.get(&pos.mirror_files()).unwrap();
         assert_eq!(mirror.line[0].to_string(), "d2d4");
         assert_eq!(Book::parse(&book.to_text("made by hand")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_full_proof_completes_a_decided_entry_of_the_same_value_only() {
+        let decided = "8/p7/8/8/8/8/4P3/8 w - win ? pv e2e4\n";
+        let full = "8/7p/8/8/8/8/3P4/8 w - win 9 pv d2d4 h7h5 d4d5 h5h4 d5d6 h4h3 d6d7 h3h2 d7d8\n";
+        let mut book = Book::parse(decided).unwrap();
+        let (mirror, proof) = Book::parse(full)
+            .unwrap()
+            .entries()
+            .next()
+            .cloned()
+            .unwrap();
+        // The same value with no distance completes nothing.
+        let bare = Proven {
+            plies: None,
+            ..proof.clone()
+        };
+        assert_eq!(book.complete(&mirror, &bare), Ok(false));
+        let wrong = Proven {
+            value: Value::Loss,
+            ..proof.clone()
+        };
+        assert!(
+            book.complete(&mirror, &wrong)
+                .unwrap_err()
+                .contains("the book says win")
+        );
+        assert_eq!(book.complete(&mirror, &proof), Ok(true));
+        // Written as the book wrote it, the mirror's line mirrored back.
+        assert_eq!(
+            book.to_text(""),
+            "8/p7/8/8/8/8/4P3/8 w - win 9 pv e2e4 a7a5 e4e5 a5a4 e5e6 a4a3 e6e7 a3a2 e7e8\n"
+        );
+        // Complete already: nothing more to give.
+        assert_eq!(book.complete(&mirror, &proof), Ok(false));
+        let elsewhere = Position::from_fen("8/p7/8/8/8/8/5P2/8 w -", RuleSet::PAWNRACE).unwrap();
+        assert_eq!(book.complete(&elsewhere, &proof), Ok(false));
+        assert_eq!(book.len(), 1);
     }
 
     #[test]
