@@ -319,6 +319,24 @@ fn book_grows_a_file_and_names_what_it_could_not_prove() {
         text.contains("# run: pawnrace book --gaps AF --plies 1 --side black --nodes 1000"),
         "{text}"
     );
+    // Reading the tables, a position they prove in full (black's answer
+    // to h2h4, one ply in, is in the book) is taken from them, not proven
+    // again within the tiny budget, nor written.
+    let (ok, _, err) = pawnrace(&[
+        "book", "--gaps", "AF", "--after", "h2h4", "--plies", "0", "--side", "black", "--nodes",
+        "1000", "--hash", "1", "--tables", "--out", out_arg,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("8/ppppp1pp/8/8/7P/8/1PPPPPP1/8 b -: proven in the tables already"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "0 positions proven, 0 lost, 0 not within the budget, 1 in the tables already"
+        ),
+        "{err}"
+    );
     // A draw has no winner to serve unless told.
     let (ok, _, err) = pawnrace(&["book", "--gaps", "AA", "--out", out_arg]);
     assert!(!ok && err.contains("--side"), "{err}");

@@ -58,6 +58,14 @@ pub struct BookArgs {
     /// is reported and left alone): runs in one opening share much.
     #[arg(long)]
     cache: Option<PathBuf>,
+    /// Read the proof tables as a session's `solve` does: a position they
+    /// prove as asked (its distance too, unless `--decide`) is taken from
+    /// them and not written again, and the rest is proven reading what they
+    /// prove (the book's values, and distances where proven) wherever the
+    /// proof's own table knows nothing. `book-merge --check` proves a
+    /// sample again from the rules alone.
+    #[arg(long)]
+    tables: bool,
 }
 
 pub fn run(args: BookArgs) -> ExitCode {
@@ -85,6 +93,9 @@ pub fn run(args: BookArgs) -> ExitCode {
     };
     let header = header(&existing, this_run(&args, side));
     let mut solver = Solver::new(args.table.mib);
+    if args.tables {
+        solver.set_known(Some(pawnrace::proofs::values()));
+    }
     let cache = CacheFile::open(WHO, args.cache.as_deref(), &mut solver);
     let mut failed = !grow(book, &mut solver, &root, &args, side, &header);
     if cache.is_some_and(|c| !c.save(WHO, &solver)) {
@@ -108,12 +119,13 @@ fn this_run(args: &BookArgs, side: Color) -> String {
     };
     let budget = args.budget;
     format!(
-        "run: pawnrace book --gaps {}{after} --plies {} --side {}{}{}{}{} --hash {}",
+        "run: pawnrace book --gaps {}{after} --plies {} --side {}{}{}{}{}{} --hash {}",
         args.gaps,
         args.plies,
         side.name(),
         if args.decide { " --decide" } else { "" },
         if args.every_move { " --every-move" } else { "" },
+        if args.tables { " --tables" } else { "" },
         budget
             .movetime
             .map_or(String::new(), |t| format!(" --movetime {t}")),
@@ -151,6 +163,7 @@ fn plan(args: &BookArgs, side: Color) -> book::Plan {
         } else {
             book::Follow::Proven
         },
+        tables: args.tables,
     }
 }
 
@@ -170,7 +183,7 @@ fn grow(
     let mut run = Run {
         bar: ProgressLine::new(),
         started: Instant::now(),
-        counts: (0, 0, 0),
+        counts: (0, 0, 0, 0),
         side,
     };
     let mut written = true;
@@ -197,9 +210,14 @@ fn grow(
     if unsaved {
         written &= save(WHO, &args.out, &book, header);
     }
-    let (proven, lost, unknown) = run.counts;
+    let (proven, lost, unknown, tabled) = run.counts;
+    let tabled = if args.tables {
+        format!(", {tabled} in the tables already")
+    } else {
+        String::new()
+    };
     eprintln!(
-        "{proven} positions proven, {lost} lost, {unknown} not within the budget, {} in the book; {:.0} s",
+        "{proven} positions proven, {lost} lost, {unknown} not within the budget{tabled}, {} in the book; {:.0} s",
         book.len(),
         run.started.elapsed().as_secs_f64()
     );
@@ -210,8 +228,9 @@ fn grow(
 struct Run {
     bar: ProgressLine,
     started: Instant,
-    /// Positions proven, lost and not proven within the budget.
-    counts: (usize, usize, usize),
+    /// Positions proven, lost, not proven within the budget, and found
+    /// proven in the tables.
+    counts: (usize, usize, usize, usize),
     side: Color,
 }
 
@@ -235,6 +254,12 @@ impl Run {
                     self.started.elapsed().as_secs_f64()
                 );
                 Some(book)
+            }
+            ProofEvent::Tabled { pos } => {
+                self.bar.finish();
+                self.counts.3 += 1;
+                eprintln!("{}: proven in the tables already", pos.fen());
+                None
             }
             ProofEvent::Lost { pos } => {
                 self.bar.finish();

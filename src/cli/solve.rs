@@ -158,7 +158,10 @@ fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
                 gaps,
                 proved,
             } => (table, gaps, proved),
-            ProofEvent::Proven { .. } | ProofEvent::Unknown { .. } | ProofEvent::Lost { .. } => {
+            ProofEvent::Proven { .. }
+            | ProofEvent::Unknown { .. }
+            | ProofEvent::Lost { .. }
+            | ProofEvent::Tabled { .. } => {
                 return;
             }
         };

@@ -93,6 +93,9 @@ pub enum ProofEvent<'a> {
         pos: &'a Position,
         entry: &'a Proven,
     },
+    /// A book position the proof tables already prove as asked (a book run
+    /// reading them): taken from there, not written again.
+    Tabled { pos: &'a Position },
     /// A book position not proven within the budget: its subtree is left out.
     Unknown { book: &'a Book, pos: &'a Position },
     /// A book position decided lost for the side the book serves: no move

@@ -38,6 +38,10 @@ pub struct Plan {
     pub side: Color,
     pub proving: Proving,
     pub follow: Follow,
+    /// Take what the proof tables already prove ([`crate::proofs::known`])
+    /// rather than proving it again, and let the solver read them: the
+    /// caller sets the solver's known values ([`Solver::set_known`]).
+    pub tables: bool,
 }
 
 /// Adds to `book` the proofs of `root` and of the positions after it, up to
@@ -109,6 +113,16 @@ impl Run<'_> {
     fn prove(&mut self, pos: Position) -> Option<Proven> {
         if let Some(e) = self.book.get(&pos) {
             return Some(e);
+        }
+        if self.plan.tables {
+            let tabled = match self.plan.proving {
+                Proving::Full => crate::proofs::known_in_full(&pos),
+                Proving::Decide => crate::proofs::known(&pos),
+            };
+            if let Some(e) = tabled {
+                (self.report)(ProofEvent::Tabled { pos: &pos });
+                return Some(e);
+            }
         }
         let report = &mut *self.report;
         let mut progress = |p: &_| {
@@ -212,6 +226,7 @@ mod tests {
                 side: Color::Black,
                 proving: Proving::Full,
                 follow: Follow::Proven,
+                tables: false,
             };
             grow(
                 book,
@@ -280,6 +295,7 @@ mod tests {
                 side: Color::White,
                 proving: Proving::Decide,
                 follow: Follow::Proven,
+                tables: false,
             },
         );
         let stop = Stop::new();
@@ -327,6 +343,7 @@ mod tests {
                 side: Color::Black,
                 proving: Proving::Decide,
                 follow: Follow::Every,
+                tables: false,
             },
         );
         let stop = Stop::new();
