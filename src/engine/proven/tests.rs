@@ -116,20 +116,20 @@ fn proven_wins_then_held_draws_are_played_and_worse_moves_avoided() {
     assert_eq!(outcome(&drawn), "play c2c3 [None] cp 0");
 }
 
-/// A decided book entry (AE after 1. d3 a6: a win, distance unproven) is
-/// played at once, announced as a win without a distance, and its file
-/// mirror too.
+/// A decided book entry (AE after 1. d3 a6 2. e3 h6: a win, distance
+/// unproven) is played at once, announced as a win without a distance,
+/// and its file mirror too.
 #[test]
 fn a_decided_book_entry_is_played_without_a_distance() {
     let pos =
-        Position::from_fen("8/1ppp1ppp/p7/8/8/3P4/1PP1PPPP/8 w -", RuleSet::PAWNRACE).unwrap();
+        Position::from_fen("8/1ppp1pp1/p6p/8/8/3PP3/1PP2PPP/8 w -", RuleSet::PAWNRACE).unwrap();
     let stop = Stop::new();
     let mut engine = Engine::new(1);
     let limits = Limits {
         movetime_ms: Some(60_000),
         ..Limits::default()
     };
-    for (pos, want) in [(pos, "e2e4"), (pos.mirror_files(), "d2d4")] {
+    for (pos, want) in [(pos, "h2h4"), (pos.mirror_files(), "a2a4")] {
         let mut proofs = Vec::new();
         let r = engine.search(&pos, &limits, &stop, &mut |i| proofs.push(i.proven));
         assert_eq!(

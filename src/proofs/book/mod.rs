@@ -17,7 +17,7 @@
 //! is one move that keeps the value:
 //!
 //! ```text
-//! 8/1ppp1ppp/p7/8/8/3P4/1PP1PPPP/8 w - win ? pv e2e4
+//! 8/1ppp1pp1/p6p/8/8/3PP3/1PP2PPP/8 w - win ? pv h2h4
 //! ```
 //!
 //! Each position also stands for its file mirror, which is not written.

@@ -282,7 +282,7 @@ fn solve_answers_from_the_tables_where_they_hold_the_distance() {
     let out = drive(
         &mut s,
         &[
-            "position startpos gaps AH moves g2g3 a7a6",
+            "position startpos gaps AH moves g2g3 a7a6 e2e3 b7b6",
             "solve nodes 1000",
         ],
     );
