@@ -94,7 +94,7 @@ pub fn run(args: MergeArgs) -> ExitCode {
             }
         }
         for (pos, entry) in other.entries() {
-            if book.get(pos).is_none() {
+            if !book.contains(pos) {
                 book.insert(*pos, entry.clone());
                 added.push(*pos);
                 continue;

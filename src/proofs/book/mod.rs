@@ -57,15 +57,29 @@ pub struct Book {
 }
 
 impl Book {
+    /// Where `pos` is written, or else its file mirror: the index in
+    /// `written`, and whether the entry there is the mirror's.
+    fn find(&self, pos: &Position) -> Option<(usize, bool)> {
+        if let Some(&i) = self.index.get(pos) {
+            return Some((i, false));
+        }
+        self.index.get(&pos.mirror_files()).map(|&i| (i, true))
+    }
+
+    /// Whether the book holds `pos` or its file mirror.
+    pub fn contains(&self, pos: &Position) -> bool {
+        self.find(pos).is_some()
+    }
+
     /// The proof of `pos`, or of its file mirror, mirrored back.
     pub fn get(&self, pos: &Position) -> Option<Proven> {
-        if let Some(&i) = self.index.get(pos) {
-            return Some(self.written[i].1.clone());
-        }
-        let width = pos.rules().width();
-        self.index
-            .get(&pos.mirror_files())
-            .map(|&i| self.written[i].1.mirror_files(width))
+        let (i, mirrored) = self.find(pos)?;
+        let entry = &self.written[i].1;
+        Some(if mirrored {
+            entry.mirror_files(pos.rules().width())
+        } else {
+            entry.clone()
+        })
     }
 
     /// Gives the distance and line of `proven` to the entry of `pos` (or of
@@ -73,13 +87,13 @@ impl Book {
     /// false where the book has no such entry, and an error where the
     /// entry's value is not `proven`'s (one of the two proofs is wrong).
     pub fn complete(&mut self, pos: &Position, proven: &Proven) -> Result<bool, String> {
-        let width = pos.rules().width();
-        let (i, proven) = if let Some(&i) = self.index.get(pos) {
-            (i, proven.clone())
-        } else if let Some(&i) = self.index.get(&pos.mirror_files()) {
-            (i, proven.mirror_files(width))
-        } else {
+        let Some((i, mirrored)) = self.find(pos) else {
             return Ok(false);
+        };
+        let proven = if mirrored {
+            proven.mirror_files(pos.rules().width())
+        } else {
+            proven.clone()
         };
         let (written, entry) = &mut self.written[i];
         if entry.value != proven.value {
@@ -119,7 +133,7 @@ impl Book {
     /// already, or its mirror. Whatever proved it, the book is then where
     /// it comes from.
     pub fn insert(&mut self, pos: Position, proven: Proven) {
-        if self.index.contains_key(&pos) || self.index.contains_key(&pos.mirror_files()) {
+        if self.contains(&pos) {
             return;
         }
         let entry = Proven {
