@@ -448,6 +448,81 @@ fn traps_chooses_a_trap_and_check_proves_it_again() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `pawnrace traps --engine`: another UCI engine (here pawnrace itself,
+/// after `uci`, whose search at a node count is the same on any machine)
+/// as the model opponent. Its trap replaces the own search's for the same
+/// position, names the engine and its node counts, and is proven again by
+/// `--check`; an engine that fails stops the run with its fault and leaves
+/// the table as it was, and node counts out of order are refused.
+#[test]
+fn traps_with_another_engine_as_the_model() {
+    let dir = common::temp_dir("traps-engine");
+    let out = dir.join("traps.txt");
+    let out_arg = out.to_str().unwrap();
+    let after = "e2e4,a7a5,e4e5,a5a4,c2c4,b7b6";
+    // The own search's trap in the position, written by hand.
+    let own = "8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - loss trap d2d4 reply c7c6 fools 9\n";
+    std::fs::write(&out, own).unwrap();
+    let traps = |engine: &str, name: &str, nodes: &str| {
+        pawnrace(&[
+            "traps",
+            "--gaps",
+            "AE",
+            "--after",
+            after,
+            "--plies",
+            "1",
+            "--engine",
+            engine,
+            "--engine-name",
+            name,
+            "--engine-nodes",
+            nodes,
+            "--hash",
+            "16",
+            "--out",
+            out_arg,
+            "--explain",
+        ])
+    };
+    let (ok, stdout, err) = traps(common::BIN, "model", "300,3000");
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let entries: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(entries.len(), 1, "{text}");
+    // pawnrace's search at 300 and 3,000 nodes answers d2d3 with f7f5, which
+    // throws black's win away.
+    assert!(
+        stdout.contains("\ntrap 8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - d2d3 reply f7f5"),
+        "{stdout}"
+    );
+    assert!(entries[0].ends_with(" fools 300 3000 by model"), "{text}");
+    let (ok, _, err) = pawnrace(&["traps", "--check", "1", "--hash", "16", "--out", out_arg]);
+    assert!(ok && err.contains("checked 1, 0 wrong"), "{err}");
+    assert!(
+        text.contains("--engine-name model --engine-nodes 300,3000"),
+        "{text}"
+    );
+    // Every candidate's replies, one per level.
+    let candidates: Vec<&str> = stdout.lines().filter(|l| l.starts_with("  ")).collect();
+    assert!(candidates.len() > 1, "{stdout}");
+    assert!(
+        candidates.iter().all(|l| l
+            .split(" replies ")
+            .nth(1)
+            .map(|r| r.split_whitespace().count())
+            == Some(2)),
+        "{stdout}"
+    );
+    let before = std::fs::read_to_string(&out).unwrap();
+    let (ok, _, err) = traps("/bin/false", "broken", "300,3000");
+    assert!(!ok && err.contains("the model engine failed"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
+    let (ok, _, err) = traps(common::BIN, "model", "3000,300");
+    assert!(!ok && err.contains("ascending"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `pawnrace loadtest` starts its own server, loads it and reports what the
 /// issue's targets are stated in (no timing is asserted: CI is noisy).
 #[test]

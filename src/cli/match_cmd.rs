@@ -117,19 +117,11 @@ fn engine_options(given: &[String]) -> Result<[Vec<EngineOption>; 2], String> {
             Some(("B", rest)) => (&[1][..], rest),
             _ => (&[0, 1][..], text.as_str()),
         };
-        let Some((name, value)) = setting.split_once('=') else {
-            return Err(format!(
-                "--engine-option '{text}': expected [A:|B:]NAME=VALUE"
-            ));
-        };
-        if name.trim().is_empty() {
-            return Err(format!("--engine-option '{text}': the option has no name"));
-        }
+        let option: EngineOption = setting
+            .parse()
+            .map_err(|e| format!("--engine-option '{text}': {e}"))?;
         for &i in engines {
-            options[i].push(EngineOption {
-                name: name.trim().to_string(),
-                value: value.trim().to_string(),
-            });
+            options[i].push(option.clone());
         }
     }
     Ok(options)

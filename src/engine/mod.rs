@@ -25,8 +25,8 @@ pub mod traps;
 mod tt;
 
 pub use report::{Progress, Score, SearchInfo, SearchResult};
-pub use resist::{Candidate, ModelSettings, Resistance};
-pub use time::{DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
+pub use resist::{Candidate, ModelSettings, Opponent, Resistance, SearchModel, Seen};
+pub use time::{Clock, DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
 
 use crate::memory::{MemoryBudget, Reservation};
 use crate::rules::{Gaps, Position, RuleSet};
@@ -34,7 +34,7 @@ use crate::solver::{SolveProgress, Solver};
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::Instant;
-use time::{Budget, Clock};
+use time::Budget;
 use tt::Table;
 
 /// The options an engine keeps from search to search (a session's `Hash`,

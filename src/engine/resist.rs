@@ -2,9 +2,11 @@
 //! every losing move loses, so choose the one a fallible opponent is most
 //! likely to answer wrongly.
 //!
-//! The opponent is modelled as a searcher: the engine's own search, run on
-//! the position after each candidate move to increasing depths, stands for
-//! it. Where its choice of reply at some depth is proven to throw the
+//! The opponent is modelled as a searcher ([`Opponent`]): in play the
+//! engine's own search, run on the position after each candidate move to
+//! increasing depths ([`SearchModel`]); choosing the traps table ahead of
+//! time, another engine may stand for it, at increasing node counts. Where
+//! its choice of reply at some depth (level) is proven to throw the
 //! opponent's result away (a win to a draw or a loss, a draw to a loss),
 //! the candidate is a trap at that depth. Deeper misjudgements weigh more,
 //! since a stronger opponent searches deeper: a move that fools only a
@@ -112,7 +114,7 @@ const MODEL_TABLE_MIB: usize = 1;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trap {
     pub mv: Move,
-    /// The depths at which the model's reply is an error.
+    /// The levels (search depths) at which the model's reply is an error.
     pub fooled_at: Vec<u32>,
     /// The model's reply at its deepest search: an error.
     pub reply: Move,
@@ -124,9 +126,9 @@ pub struct Trap {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
     pub mv: Move,
-    /// The model's reply at each depth, from depth 1.
+    /// The model's reply at each of its levels, weakest first.
     pub replies: Vec<Move>,
-    /// The depths at which that reply is proven an error.
+    /// The levels (from 1) at which that reply is proven an error.
     pub fooled_at: Vec<u32>,
     /// The model's score at its deepest search, for the side it plays.
     pub score: Score,
@@ -152,10 +154,11 @@ impl Candidate {
 }
 
 /// Among `pos`'s moves that keep `value` (the position's proven value, a
-/// loss or a draw), the one whose position fools the model opponent most
-/// (see the module's documentation), deciding until `deadline_ms` on
-/// `clock`. `None` when no candidate is a trap, the position is won
-/// (nothing to resist), or the time ran out first.
+/// loss or a draw), the one whose position fools the model opponent, the
+/// engine's own search with `model`'s settings, most (see the module's
+/// documentation), deciding until `deadline_ms` on `clock`. `None` when no
+/// candidate is a trap, the position is won (nothing to resist), or the
+/// time ran out first.
 pub fn choose(
     solver: &mut Solver,
     pos: &Position,
@@ -165,7 +168,8 @@ pub fn choose(
     clock: &Clock,
     stop: &Stop,
 ) -> Option<Trap> {
-    let (candidates, nodes) = assess(solver, pos, value, model, deadline_ms, clock, stop);
+    let mut opponent = SearchModel::new(*model);
+    let (candidates, nodes) = assess(solver, pos, value, &mut opponent, deadline_ms, clock, stop);
     pick(&candidates, model.trap_depth).map(|c| Trap {
         mv: c.mv,
         reply: c.reply(),
@@ -187,25 +191,23 @@ pub fn pick(candidates: &[Candidate], trap_depth: u32) -> Option<&Candidate> {
         .map(|(_, c)| c)
 }
 
-/// The model's move in `pos` at its deepest search (for the side to move
+/// The model's move in `pos` at its strongest level (for the side to move
 /// there), `None` when stopped.
-pub fn model_best(pos: &Position, model: &ModelSettings, stop: &Stop) -> Option<Move> {
-    let mut table = Table::new(MODEL_TABLE_MIB);
+pub fn model_best(pos: &Position, opponent: &mut dyn Opponent, stop: &Stop) -> Option<Move> {
     let clock = Clock::since(std::time::Instant::now());
-    let seen = model_replies(&mut table, pos, model, &clock, u64::MAX, stop)?;
-    seen.bests.last().copied()
+    let seen = opponent.replies(pos, u64::MAX, &clock, stop)?;
+    seen.replies.last().copied()
 }
 
 /// Every move of `pos` keeping `value` (a loss or a draw), in move order,
-/// with the model's replies and which of them are proven errors, as far as
+/// with `opponent`'s replies and which of them are proven errors, as far as
 /// the time allowed; and the nodes that cost (the solver's and the
-/// model's). Nothing for a won
-/// position or one with a single move.
+/// model's). Nothing for a won position or one with a single move.
 pub fn assess(
     solver: &mut Solver,
     pos: &Position,
     value: Value,
-    model: &ModelSettings,
+    opponent: &mut dyn Opponent,
     deadline_ms: u64,
     clock: &Clock,
     stop: &Stop,
@@ -227,7 +229,6 @@ pub fn assess(
         nodes: 0,
         known: HashMap::new(),
     };
-    let mut table = Table::new(MODEL_TABLE_MIB);
     let mut out = Vec::new();
     let mut model_nodes = 0;
     for &mv in moves.iter() {
@@ -239,25 +240,116 @@ pub fn assess(
         if value == Value::Draw && judge.at_least(&after, Value::Win) != Some(false) {
             continue;
         }
-        let Some(seen) = model_replies(&mut table, &after, model, clock, deadline_ms, stop) else {
+        let Some(seen) = opponent.replies(&after, deadline_ms, clock, stop) else {
             break;
         };
         model_nodes += seen.nodes;
-        let replies: Vec<Move> = seen.choices(model.depth).map(|(_, m)| m).collect();
         let mut fooled_at = Vec::new();
-        for (depth, &reply) in (1..).zip(&replies) {
-            if judge.at_least(&after.play_unchecked(reply), mistake) == Some(true) {
-                fooled_at.push(depth);
+        for (level, &reply) in (1..).zip(&seen.replies) {
+            // An illegal reply (another engine's) is no error of the game's.
+            if after.is_legal(reply)
+                && judge.at_least(&after.play_unchecked(reply), mistake) == Some(true)
+            {
+                fooled_at.push(level);
             }
         }
         out.push(Candidate {
             mv,
-            replies,
+            replies: seen.replies,
             fooled_at,
             score: seen.score,
         });
     }
     (out, judge.nodes + model_nodes)
+}
+
+/// A model opponent's replies in one position, one for each of its levels,
+/// weakest first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub replies: Vec<Move>,
+    /// Its score at its strongest level, for the side it plays (`Cp(0)`
+    /// when it gives none): ties between traps go to the move it likes
+    /// least.
+    pub score: Score,
+    /// The nodes it searched.
+    pub nodes: u64,
+}
+
+/// The opponent a trap is set for, as a model: its reply in a position at
+/// each of its levels (search depths, node counts), weakest first.
+pub trait Opponent {
+    /// Its name in the traps table (`pawnrace` for the engine's own search).
+    fn name(&self) -> &str;
+    /// What its level `level` (from 1) is, as the table writes it: a depth,
+    /// a node count.
+    fn label(&self, level: u32) -> u32;
+    /// A trap must fool it at its strongest level, and that at least this
+    /// level ([`Candidate::weight`]).
+    fn trap_level(&self) -> u32;
+    /// Its replies in `pos` (the opponent to move there), `None` when
+    /// `deadline_ms` on `clock` came first or `stop` was raised.
+    fn replies(
+        &mut self,
+        pos: &Position,
+        deadline_ms: u64,
+        clock: &Clock,
+        stop: &Stop,
+    ) -> Option<Seen>;
+}
+
+/// The engine's own search as the model opponent: its best reply at each
+/// depth to `settings.depth`, in `settings.nodes`, with a small table
+/// cleared for each position (what one candidate's search learnt must not
+/// colour another's).
+pub struct SearchModel {
+    settings: ModelSettings,
+    table: Table,
+}
+
+impl SearchModel {
+    pub fn new(settings: ModelSettings) -> SearchModel {
+        SearchModel {
+            settings,
+            table: Table::new(MODEL_TABLE_MIB),
+        }
+    }
+}
+
+impl Opponent for SearchModel {
+    fn name(&self) -> &str {
+        "pawnrace"
+    }
+
+    fn label(&self, level: u32) -> u32 {
+        level
+    }
+
+    fn trap_level(&self) -> u32 {
+        self.settings.trap_depth
+    }
+
+    fn replies(
+        &mut self,
+        pos: &Position,
+        deadline_ms: u64,
+        clock: &Clock,
+        stop: &Stop,
+    ) -> Option<Seen> {
+        let model = model_replies(
+            &mut self.table,
+            pos,
+            &self.settings,
+            clock,
+            deadline_ms,
+            stop,
+        )?;
+        Some(Seen {
+            replies: model.choices(self.settings.depth).map(|(_, m)| m).collect(),
+            score: model.score,
+            nodes: model.nodes,
+        })
+    }
 }
 
 /// The model opponent's choices in one position: its best reply at each

@@ -3,6 +3,11 @@
 //! seconds each, more than a move's time, so they are chosen here, with a
 //! model opponent that also searches far longer than in play.
 //!
+//! The model opponent is the engine's own search or, to set traps for
+//! another engine, that engine ([`Opponent`]). A position whose trap another
+//! model chose is assessed again, and its trap replaced where this model is
+//! fooled too.
+//!
 //! From each opening's start the walk follows the game as it would go: in
 //! a position won for the side to move, the moves a strong opponent plays
 //! (every first move that keeps the win, then the tables' move and the
@@ -11,7 +16,7 @@
 //! else the move the engine plays without one. Every trap is chosen by
 //! `resist::choose`, the rule the engine uses in play.
 
-use super::resist::{self, Candidate, ModelSettings};
+use super::resist::{self, Candidate, Opponent};
 use super::time::Clock;
 use crate::proofs::{self, traps};
 use crate::rules::{Gaps, Move, Position, RuleSet};
@@ -26,7 +31,6 @@ pub struct Plan {
     /// Traps are chosen in positions fewer than this many plies from the
     /// root.
     pub plies: u32,
-    pub model: ModelSettings,
     /// The most one position's trap choice (its proofs and model searches)
     /// may take, ms.
     pub choice_ms: u64,
@@ -90,6 +94,7 @@ pub fn opening_roots(gaps: &[Gaps]) -> Vec<Root> {
 pub fn grow(
     plan: &Plan,
     roots: Vec<Root>,
+    opponent: &mut dyn Opponent,
     solver: &mut Solver,
     table: &mut traps::Traps,
     stop: &Stop,
@@ -97,6 +102,7 @@ pub fn grow(
 ) {
     let mut walk = Walk {
         plan,
+        opponent,
         solver,
         table,
         stop,
@@ -117,6 +123,7 @@ type Known = (Value, Option<Move>);
 
 struct Walk<'a> {
     plan: &'a Plan,
+    opponent: &'a mut dyn Opponent,
     solver: &'a mut Solver,
     table: &'a mut traps::Traps,
     stop: &'a Stop,
@@ -179,7 +186,7 @@ impl Walk<'_> {
     ) -> Vec<(Move, Option<Known>)> {
         let mut moves = keep;
         moves.extend(tables);
-        moves.extend(resist::model_best(pos, &self.plan.model, self.stop));
+        moves.extend(resist::model_best(pos, self.opponent, self.stop));
         let mut out: Vec<(Move, Option<Known>)> = Vec::new();
         for mv in moves {
             if out.iter().any(|(m, _)| *m == mv) || !pos.is_legal(mv) {
@@ -197,8 +204,8 @@ impl Walk<'_> {
         out
     }
 
-    /// The trap set in `pos` (chosen now unless the table has it), else the
-    /// move the tables or the solver keep the value with.
+    /// The trap set in `pos` (chosen now unless the table has this model's),
+    /// else the move the tables or the solver keep the value with.
     fn resist(
         &mut self,
         pos: &Position,
@@ -206,22 +213,36 @@ impl Walk<'_> {
         value: Value,
         tables: Option<Move>,
     ) -> Option<Move> {
-        if let Some(t) = self.table.get(pos) {
+        let held = self.table.get(pos);
+        if let Some(t) = &held
+            && t.by == self.opponent.name()
+        {
             return Some(t.mv);
         }
         let clock = Clock::since(Instant::now());
-        let model = &self.plan.model;
         let deadline = self.plan.choice_ms;
-        let (candidates, _) =
-            resist::assess(self.solver, pos, value, model, deadline, &clock, self.stop);
-        let chosen = resist::pick(&candidates, model.trap_depth).map(|c| traps::Trap {
+        let (candidates, _) = resist::assess(
+            self.solver,
+            pos,
+            value,
+            self.opponent,
+            deadline,
+            &clock,
+            self.stop,
+        );
+        let chosen = resist::pick(&candidates, self.opponent.trap_level()).map(|c| traps::Trap {
             value,
             mv: c.mv,
             reply: c.reply(),
-            fools: c.fooled_at.clone(),
+            fools: c
+                .fooled_at
+                .iter()
+                .map(|&l| self.opponent.label(l))
+                .collect(),
+            by: self.opponent.name().to_string(),
         });
         if let Some(t) = &chosen {
-            self.table.insert(*pos, t.clone());
+            self.table.replace(*pos, t.clone());
         }
         (self.report)(Event::Assessed {
             pos,
@@ -231,13 +252,14 @@ impl Walk<'_> {
             chosen: chosen.as_ref(),
             table: self.table,
         });
-        chosen.map(|t| t.mv).or(tables)
+        chosen.or(held).map(|t| t.mv).or(tables)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::resist::{ModelSettings, SearchModel};
     use crate::testkit::{proven_value as value, replay};
 
     /// From a lost position, three plies: the traps chosen are in lost
@@ -249,7 +271,6 @@ mod tests {
         let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
         let plan = Plan {
             plies: 3,
-            model: ModelSettings::IN_PLAY,
             choice_ms: 60_000,
             proof_ms: 60_000,
         };
@@ -263,6 +284,7 @@ mod tests {
         grow(
             &plan,
             roots,
+            &mut SearchModel::new(ModelSettings::IN_PLAY),
             &mut solver,
             &mut table,
             &Stop::new(),
@@ -281,6 +303,94 @@ mod tests {
             let after = pos.play_unchecked(trap.mv).play_unchecked(trap.reply);
             assert_ne!(value(&after), Value::Loss, "{} {}", pos.fen(), trap.mv);
         }
+    }
+
+    /// A model that answers every position with its first legal move, at
+    /// two levels: a weak opponent, so that some move of a lost position
+    /// fools it.
+    struct FirstMove;
+
+    impl Opponent for FirstMove {
+        fn name(&self) -> &str {
+            "first-move"
+        }
+        fn label(&self, level: u32) -> u32 {
+            level * 100
+        }
+        fn trap_level(&self) -> u32 {
+            2
+        }
+        fn replies(&mut self, pos: &Position, _: u64, _: &Clock, _: &Stop) -> Option<resist::Seen> {
+            let first = *pos.legal_moves().first()?;
+            Some(resist::Seen {
+                replies: vec![first, first],
+                score: crate::engine::Score::Cp(0),
+                nodes: 0,
+            })
+        }
+    }
+
+    /// Another model's walk assesses a position whose trap the own search
+    /// chose, and replaces it where it is fooled, naming itself and its
+    /// levels' labels; walked again, it keeps its own trap.
+    #[test]
+    fn another_model_replaces_the_own_searchs_trap() {
+        let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+        let own = traps::Trap {
+            value: Value::Loss,
+            mv: crate::rules::parse_move(&root, "d2d4").unwrap(),
+            reply: crate::rules::parse_move(
+                &root.play_unchecked(crate::rules::parse_move(&root, "d2d4").unwrap()),
+                "c7c6",
+            )
+            .unwrap(),
+            fools: vec![9],
+            by: traps::OWN_MODEL.to_string(),
+        };
+        let mut table = traps::Traps::default();
+        table.insert(root, own);
+        let plan = Plan {
+            plies: 1,
+            choice_ms: 60_000,
+            proof_ms: 60_000,
+        };
+        let mut solver = Solver::new(16);
+        let walk = |table: &mut traps::Traps, solver: &mut Solver| {
+            let mut assessed = 0;
+            let roots = vec![Root {
+                pos: root,
+                keep: Vec::new(),
+            }];
+            grow(
+                &plan,
+                roots,
+                &mut FirstMove,
+                solver,
+                table,
+                &Stop::new(),
+                &mut |e| {
+                    if let Event::Assessed { .. } = e {
+                        assessed += 1;
+                    }
+                },
+            );
+            assessed
+        };
+        assert_eq!(walk(&mut table, &mut solver), 1);
+        let trap = table.get(&root).unwrap();
+        assert_eq!(
+            (trap.by.as_str(), trap.fools.as_slice()),
+            ("first-move", &[100, 200][..])
+        );
+        let after = root.play_unchecked(trap.mv);
+        assert_eq!(Some(&trap.reply), after.legal_moves().first());
+        assert_ne!(value(&after.play_unchecked(trap.reply)), Value::Loss);
+        assert_eq!(table.len(), 1);
+        assert_eq!(
+            walk(&mut table, &mut solver),
+            0,
+            "its own trap is followed, not chosen again"
+        );
     }
 
     #[test]

@@ -11,10 +11,13 @@
 //!
 //! One line per position, its text, then its proven value for the side to
 //! move, the trap, the model's reply to it that throws the opponent's
-//! result away, and the model's depths that chose that error:
+//! result away, and the model's levels that chose that error: the engine's
+//! own search depths, or, after `by` and another engine's name, that
+//! engine's node counts:
 //!
 //! ```text
 //! 8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 9 10 11 12
+//! 8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 500000 1000000 by fairy-stockfish
 //! ```
 //!
 //! What a reviewer re-proves: the position has the value written; for a
@@ -41,9 +44,15 @@ pub struct Trap {
     pub mv: Move,
     /// The model opponent's reply to it, proven to throw its result away.
     pub reply: Move,
-    /// The model's search depths that chose that reply.
+    /// The model's levels that chose that reply: its search depths, or
+    /// node counts for another engine.
     pub fools: Vec<u32>,
+    /// The model: `pawnrace` (the engine's own search), or the engine named.
+    pub by: String,
 }
+
+/// The model named when a line names none: the engine's own search.
+pub const OWN_MODEL: &str = "pawnrace";
 
 impl Trap {
     fn mirror_files(&self, width: u8) -> Trap {
@@ -89,6 +98,20 @@ impl Traps {
         }
         self.written.push(pos);
         self.index.insert(pos, trap);
+    }
+
+    /// Sets `pos`'s trap, replacing the one the table has for the position
+    /// or (mirrored) for its mirror, where it stands.
+    pub fn replace(&mut self, pos: Position, trap: Trap) {
+        let mirror = pos.mirror_files();
+        if !self.index.contains_key(&pos) && self.index.contains_key(&mirror) {
+            let width = pos.rules().width();
+            self.index.insert(mirror, trap.mirror_files(width));
+            return;
+        }
+        if self.index.insert(pos, trap).is_none() {
+            self.written.push(pos);
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -146,10 +169,14 @@ fn write_line(pos: &Position, trap: &Trap) -> String {
     for d in &trap.fools {
         let _ = write!(line, " {d}");
     }
+    if trap.by != OWN_MODEL {
+        let _ = write!(line, " by {}", trap.by);
+    }
     line
 }
 
-const WANT: &str = "want: <position text> loss|draw trap <move> reply <move> fools <depths>";
+const WANT: &str =
+    "want: <position text> loss|draw trap <move> reply <move> fools <levels> [by <engine>]";
 
 fn read_line(line: &str) -> Result<(Position, Trap), String> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -171,11 +198,18 @@ fn read_line(line: &str) -> Result<(Position, Trap), String> {
     if !after.is_legal(reply) {
         return Err(format!("{reply} is not legal after {mv}"));
     }
-    let fools = words[9..]
+    let (levels, by) = match words[9..].iter().position(|&w| w == "by") {
+        Some(i) => match &words[9 + i + 1..] {
+            [name] => (&words[9..9 + i], name.to_string()),
+            _ => return Err("'by' takes one engine name".into()),
+        },
+        None => (&words[9..], OWN_MODEL.to_string()),
+    };
+    let fools = levels
         .iter()
         .map(|w| match w.parse::<u32>() {
             Ok(d) if d > 0 => Ok(d),
-            _ => Err(format!("'{w}' is not a search depth")),
+            _ => Err(format!("'{w}' is not a search depth or node count")),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let trap = Trap {
@@ -183,6 +217,7 @@ fn read_line(line: &str) -> Result<(Position, Trap), String> {
         mv,
         reply,
         fools,
+        by,
     };
     Ok((pos, trap))
 }
@@ -192,6 +227,7 @@ mod tests {
     use super::*;
 
     const LINE: &str = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 9 10\n";
+    const BY: &str = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 500000 1000000 by fairy-stockfish\n";
 
     #[test]
     fn lines_round_trip_and_mirrors_answer() {
@@ -215,6 +251,24 @@ mod tests {
         assert_eq!(Traps::parse(&with_header).unwrap().len(), 1);
     }
 
+    /// Another engine's trap names it, and replacing a trap keeps one line
+    /// for a position and its mirror.
+    #[test]
+    fn another_models_traps_name_it_and_replace_in_place() {
+        let mut traps = Traps::parse(LINE).unwrap();
+        let theirs = Traps::parse(BY).unwrap();
+        let (pos, trap) = theirs.entries().next().unwrap();
+        assert_eq!(
+            (trap.by.as_str(), trap.fools.as_slice()),
+            ("fairy-stockfish", &[500_000, 1_000_000][..])
+        );
+        assert_eq!(theirs.to_text(""), BY);
+        let mirrored = trap.mirror_files(8);
+        traps.replace(pos.mirror_files(), mirrored);
+        assert_eq!(traps.to_text(""), BY);
+        assert_eq!(traps.get(pos).unwrap().by, "fairy-stockfish");
+    }
+
     #[test]
     fn bad_lines_are_named() {
         let pos = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b -";
@@ -225,6 +279,11 @@ mod tests {
             ("loss trap a7a4 reply b2b3 fools 9", "not legal"),
             ("loss trap a7a5 reply b2b5 fools 9", "not legal after"),
             ("loss trap a7a5 reply b2b3 fools 0", "not a search depth"),
+            ("loss trap a7a5 reply b2b3 fools 9 by", "one engine name"),
+            (
+                "loss trap a7a5 reply b2b3 fools 9 by a b",
+                "one engine name",
+            ),
         ] {
             let err = Traps::parse(&format!("# header\n{pos} {rest}\n")).unwrap_err();
             assert!(

@@ -110,6 +110,24 @@ pub struct EngineOption {
     pub value: String,
 }
 
+impl std::str::FromStr for EngineOption {
+    type Err = String;
+
+    /// `NAME=VALUE`, each trimmed; the name must not be empty.
+    fn from_str(text: &str) -> Result<EngineOption, String> {
+        let Some((name, value)) = text.split_once('=') else {
+            return Err(format!("'{text}': expected NAME=VALUE"));
+        };
+        if name.trim().is_empty() {
+            return Err(format!("'{text}': the option has no name"));
+        }
+        Ok(EngineOption {
+            name: name.trim().to_string(),
+            value: value.trim().to_string(),
+        })
+    }
+}
+
 impl EngineOption {
     pub fn setoption(&self) -> String {
         format!("setoption name {} value {}", self.name, self.value)

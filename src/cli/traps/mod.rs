@@ -1,19 +1,24 @@
 //! `pawnrace traps`: chooses the traps table's moves (`data/traps.txt`)
-//! near the openings' start, resumably; `--explain` shows every candidate
-//! as the model saw it.
+//! near the openings' start, resumably, with the engine's own search as
+//! the model opponent or, with `--engine`, another UCI engine at a few
+//! node counts; `--explain` shows every candidate as the model saw it.
+
+mod check;
+mod uci_model;
 
 use super::args::ProofTable;
 use super::cache::CacheFile;
 use clap::Args;
 use pawnrace::engine::traps::{self, Event, Plan, Root};
-use pawnrace::engine::{Candidate, ModelSettings};
+use pawnrace::engine::{Candidate, ModelSettings, Opponent, SearchModel};
 use pawnrace::proofs::traps::Traps;
-use pawnrace::rules::{Color, Gaps, Position};
-use pawnrace::solver::{SolveLimits, Solver, Value};
-use pawnrace::tournament::Openings;
+use pawnrace::rules::Gaps;
+use pawnrace::solver::Solver;
+use pawnrace::tournament::{EngineOption, Openings};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use uci_model::UciModel;
 
 #[derive(Args, Debug)]
 pub struct TrapsArgs {
@@ -38,6 +43,23 @@ pub struct TrapsArgs {
     /// this deep.
     #[arg(long, default_value_t = 10)]
     trap_depth: u32,
+    /// Another engine as the model opponent instead of the engine's own
+    /// search: a UCI command line (split on whitespace), e.g. Fairy-Stockfish.
+    /// Positions whose trap another model chose are assessed again, and
+    /// their trap replaced where this engine is fooled.
+    #[arg(long, value_name = "COMMAND")]
+    engine: Option<String>,
+    /// The engine's name in the table (default: its program's file name).
+    #[arg(long, value_name = "NAME")]
+    engine_name: Option<String>,
+    /// An option the engine gets once started: NAME=VALUE (repeatable),
+    /// e.g. VariantPath=fairy-stockfish/pawnrace.ini, UCI_Variant=pawnrace.
+    #[arg(long = "engine-option", value_name = "NAME=VALUE")]
+    engine_options: Vec<EngineOption>,
+    /// The engine's levels: node counts it searches each reply with
+    /// (ascending); a trap must fool it at the last.
+    #[arg(long, value_delimiter = ',', default_value = "250000,500000,1000000")]
+    engine_nodes: Vec<u32>,
     /// The most one position's choice may take, ms.
     #[arg(long, default_value_t = 120_000)]
     choice_ms: u64,
@@ -80,8 +102,15 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         }
     };
     if let Some(every) = args.check {
-        return check(&table, every.max(1), &args);
+        return check::check(&table, every.max(1), &args);
     }
+    let mut model = match Model::new(&args) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{WHO}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let gaps: Vec<Gaps> = match &args.gaps {
         Openings::Gaps(list) => list.clone(),
         _ => {
@@ -90,6 +119,15 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         }
     };
     let roots = match (args.after.trim(), gaps.as_slice()) {
+        // Another engine's games go where it takes them: from the start,
+        // its own first moves (and the tables'), not every first move.
+        ("", _) if args.engine.is_some() => traps::opening_roots(&gaps)
+            .into_iter()
+            .map(|r| Root {
+                keep: Vec::new(),
+                ..r
+            })
+            .collect(),
         ("", _) => traps::opening_roots(&gaps),
         (after, &[one]) => match super::args::position_after(one, after) {
             Ok(pos) => vec![Root {
@@ -108,11 +146,6 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     };
     let plan = Plan {
         plies: args.plies,
-        model: ModelSettings {
-            depth: args.model_depth,
-            nodes: args.model_nodes,
-            trap_depth: args.trap_depth,
-        },
         choice_ms: args.choice_ms,
         proof_ms: args.proof_ms,
     };
@@ -123,9 +156,11 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     let started = Instant::now();
     let (mut chosen, mut assessed) = (0, 0);
     let mut written = true;
+    let trap_level = model.opponent().trap_level();
     traps::grow(
         &plan,
         roots,
+        model.opponent(),
         &mut solver,
         &mut table,
         &stop,
@@ -142,7 +177,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
                 if args.explain {
                     println!("position {} ply {ply} value {value}", pos.fen());
                     for c in candidates {
-                        println!("  {}", explain(c, plan.model.trap_depth));
+                        println!("  {}", explain(c, trap_level));
                     }
                 }
                 match trap {
@@ -167,19 +202,85 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         },
     );
     // Once more at the end: the header names this run even when it chose
-    // nothing new.
-    written &= save(&args.out, &table, &header);
+    // nothing new (but not a run whose engine failed).
+    if model.fault().is_none() {
+        written &= save(&args.out, &table, &header);
+    }
     let saved = cache.is_none_or(|c| c.save(WHO, &solver));
     eprintln!(
         "{WHO}: {assessed} positions, {chosen} traps, table {} positions, {:.0} s",
         table.len(),
         started.elapsed().as_secs_f64()
     );
-    if written && saved {
+    if let Some(fault) = model.fault() {
+        eprintln!("{WHO}: stopped: the model engine failed ({fault})");
+    }
+    if written && saved && model.fault().is_none() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The model opponent the run asks for: the engine's own search, or the
+/// engine `--engine` names.
+enum Model {
+    Own(SearchModel),
+    Engine(UciModel),
+}
+
+impl Model {
+    fn new(args: &TrapsArgs) -> Result<Model, String> {
+        match &args.engine {
+            None => Ok(Model::Own(SearchModel::new(ModelSettings {
+                depth: args.model_depth,
+                nodes: args.model_nodes,
+                trap_depth: args.trap_depth,
+            }))),
+            Some(command) => engine_model(command, args).map(Model::Engine),
+        }
+    }
+
+    fn opponent(&mut self) -> &mut dyn Opponent {
+        match self {
+            Model::Own(m) => m,
+            Model::Engine(m) => m,
+        }
+    }
+
+    /// What stopped the engine, if it failed.
+    fn fault(&self) -> Option<&str> {
+        match self {
+            Model::Own(_) => None,
+            Model::Engine(m) => m.fault(),
+        }
+    }
+}
+
+fn engine_model(command: &str, args: &TrapsArgs) -> Result<UciModel, String> {
+    let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
+    let Some(program) = argv.first() else {
+        return Err("--engine is empty".into());
+    };
+    let nodes = &args.engine_nodes;
+    if nodes.is_empty() || nodes.contains(&0) || !nodes.is_sorted_by(|a, b| a < b) {
+        return Err("--engine-nodes wants node counts above 0, ascending".into());
+    }
+    let name = match &args.engine_name {
+        Some(n) => n.clone(),
+        None => Path::new(program)
+            .file_name()
+            .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned()),
+    };
+    if name.split_whitespace().count() != 1 || name == pawnrace::proofs::traps::OWN_MODEL {
+        return Err(format!("'{name}' cannot name the engine in the table"));
+    }
+    Ok(UciModel::new(
+        name,
+        argv,
+        args.engine_options.clone(),
+        nodes.clone(),
+    ))
 }
 
 /// Writes `table` to `path`; whether that worked (it says why not).
@@ -193,82 +294,15 @@ fn save(path: &Path, table: &Traps, header: &str) -> bool {
     }
 }
 
-/// `--check`: see [`TrapsArgs::check`].
-fn check(table: &Traps, every: usize, args: &TrapsArgs) -> ExitCode {
-    let limits = SolveLimits {
-        nodes: Some(args.check_nodes),
-        movetime_ms: None,
-    };
-    let stop = super::stop_on_ctrl_c("the checks");
-    let mut solver = Solver::new(args.table.mib);
-    let started = Instant::now();
-    // The value for `side` of `pos`, proven from an empty table.
-    let mut value_for = |pos: &Position, side: Color| -> Option<Value> {
-        if let Some(o) = pos.outcome() {
-            return Some(Value::for_side(o.winner, side));
-        }
-        solver.clear();
-        let d = solver.decide(pos, &limits, &stop)?;
-        Some(Value::for_side(d.value.winner(pos.side_to_move()), side))
-    };
-    let (mut checked, mut wrong, mut unproven) = (0usize, 0usize, 0usize);
-    for (pos, trap) in table.entries().step_by(every) {
-        if stop.is_raised() {
-            break;
-        }
-        let side = pos.side_to_move();
-        let after = pos.play_unchecked(trap.mv);
-        let replied = after.play_unchecked(trap.reply);
-        let at_least = if trap.value == Value::Draw {
-            Value::Win
-        } else {
-            Value::Draw
-        };
-        let value = value_for(pos, side);
-        let kept = if trap.value == Value::Draw {
-            value_for(&after, side)
-        } else {
-            Some(Value::Loss)
-        };
-        let thrown = value_for(&replied, side);
-        match (value, kept, thrown) {
-            (Some(v), Some(k), Some(t)) if v == trap.value && k >= v && t >= at_least => {
-                checked += 1
-            }
-            (Some(v), Some(k), Some(t)) => {
-                eprintln!(
-                    "{WHO}: {}: the table says {} with {} (reply {}); proven {v}, after the trap {k}, after the reply {t}",
-                    pos.fen(),
-                    trap.value,
-                    trap.mv,
-                    trap.reply
-                );
-                wrong += 1;
-            }
-            _ => unproven += 1,
-        }
-    }
-    eprintln!(
-        "{WHO}: checked {checked}, {wrong} wrong, {unproven} beyond {} nodes; {:.0} s",
-        args.check_nodes,
-        started.elapsed().as_secs_f64()
-    );
-    if wrong > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// One candidate: its move, weight, the depths the model errs at, and its
-/// reply at each depth.
-fn explain(c: &Candidate, trap_depth: u32) -> String {
+/// One candidate: its move, weight, the levels the model errs at, and its
+/// reply at each level.
+fn explain(c: &Candidate, trap_level: u32) -> String {
     let depths: Vec<String> = c.fooled_at.iter().map(u32::to_string).collect();
     let replies: Vec<String> = c.replies.iter().map(|m| m.to_string()).collect();
     format!(
         "{} weight {} fools [{}] replies {}",
         c.mv,
-        c.weight(trap_depth),
+        c.weight(trap_level),
         depths.join(" "),
         replies.join(" ")
     )
@@ -288,16 +322,27 @@ fn this_run(args: &TrapsArgs) -> String {
         "" => String::new(),
         moves => format!(" --after {}", moves.replace(' ', ",")),
     };
+    let model = match &args.engine {
+        None => format!(
+            "--model-depth {} --model-nodes {} --trap-depth {}",
+            args.model_depth, args.model_nodes, args.trap_depth
+        ),
+        Some(command) => {
+            let mut text = format!("--engine '{}'", command.trim());
+            if let Some(name) = &args.engine_name {
+                text.push_str(&format!(" --engine-name {name}"));
+            }
+            for o in &args.engine_options {
+                text.push_str(&format!(" --engine-option {}={}", o.name, o.value));
+            }
+            let nodes: Vec<String> = args.engine_nodes.iter().map(u32::to_string).collect();
+            text.push_str(&format!(" --engine-nodes {}", nodes.join(",")));
+            text
+        }
+    };
     format!(
-        "run: pawnrace traps --gaps {gaps}{after} --plies {} --model-depth {} --model-nodes {} \
-         --trap-depth {} --choice-ms {} --proof-ms {} --hash {}",
-        args.plies,
-        args.model_depth,
-        args.model_nodes,
-        args.trap_depth,
-        args.choice_ms,
-        args.proof_ms,
-        args.table.mib
+        "run: pawnrace traps --gaps {gaps}{after} --plies {} {model} --choice-ms {} --proof-ms {} --hash {}",
+        args.plies, args.choice_ms, args.proof_ms, args.table.mib
     )
 }
 

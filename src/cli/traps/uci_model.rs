@@ -1,0 +1,117 @@
+//! Another engine as the traps' model opponent (`pawnrace traps --engine`):
+//! its `bestmove` at each of a few node counts, weakest first. A node
+//! count, unlike a move time, gives the same answer on any machine, and a
+//! trap that fools the engine at several counts still fools it when a move
+//! time gives it somewhat more or fewer nodes.
+//!
+//! Each search starts a new game (`ucinewgame`): what one search left in
+//! the engine's table must not colour the next, and the table's choice is
+//! then reproducible.
+
+use super::WHO;
+use pawnrace::engine::{Clock, Opponent, Score, Seen};
+use pawnrace::rules::{Move, Position, parse_move};
+use pawnrace::stop::Stop;
+use pawnrace::tournament::{EngineOption, Launch, Player, Start, UciPlayer};
+use std::time::Duration;
+
+/// The longest one search may take before the engine counts as hung.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+pub struct UciModel {
+    name: String,
+    player: UciPlayer,
+    /// Its levels: node counts, ascending.
+    nodes: Vec<u32>,
+    /// What went wrong with the engine, if anything (the walk then stops).
+    fault: Option<String>,
+}
+
+impl UciModel {
+    /// The engine `argv` with `options`, answering at `nodes` (ascending,
+    /// each above 0).
+    pub fn new(
+        name: String,
+        argv: Vec<String>,
+        options: Vec<EngineOption>,
+        nodes: Vec<u32>,
+    ) -> UciModel {
+        UciModel {
+            name,
+            player: UciPlayer::new(Launch::Command(argv), options, PATIENCE),
+            nodes,
+            fault: None,
+        }
+    }
+
+    /// The engine's fault that stopped the walk, if any.
+    pub fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
+    }
+
+    /// The engine's move in `pos` at `nodes`.
+    fn best(&mut self, pos: &Position, nodes: u32) -> Result<Move, String> {
+        let start = Start {
+            position: *pos,
+            gaps: None,
+        };
+        self.player
+            .start_game(pos.side_to_move())
+            .map_err(|f| f.to_string())?;
+        let answer = self
+            .player
+            .go(&start, &[], &format!("nodes {nodes}"), PATIENCE)
+            .map_err(|f| f.to_string())?;
+        parse_move(pos, &answer.text).map_err(|e| {
+            format!(
+                "its move '{}' in {} does not read: {e}",
+                answer.text,
+                pos.fen()
+            )
+        })
+    }
+}
+
+impl Opponent for UciModel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn label(&self, level: u32) -> u32 {
+        self.nodes[level as usize - 1]
+    }
+
+    fn trap_level(&self) -> u32 {
+        self.nodes.len() as u32
+    }
+
+    fn replies(
+        &mut self,
+        pos: &Position,
+        deadline_ms: u64,
+        clock: &Clock,
+        stop: &Stop,
+    ) -> Option<Seen> {
+        let mut replies = Vec::new();
+        for n in self.nodes.clone() {
+            if stop.is_raised() || clock.elapsed_ms() >= deadline_ms {
+                return None;
+            }
+            match self.best(pos, n) {
+                Ok(m) => replies.push(m),
+                Err(e) => {
+                    eprintln!("{WHO}: the model engine: {e}");
+                    self.fault = Some(e);
+                    stop.raise();
+                    return None;
+                }
+            }
+        }
+        let nodes = self.nodes.iter().map(|&n| u64::from(n)).sum();
+        Some(Seen {
+            replies,
+            score: Score::Cp(0),
+            nodes,
+        })
+    }
+}
