@@ -211,4 +211,40 @@ fn the_analysis_scripts_read_the_tables() {
         lines[1],
         "('8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b', True) ('8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b', False) f2f4"
     );
+    // A trap, written as its file mirror, at bob's first turn: he played it
+    // (1... a6), and alice's answer kept her win.
+    let dir = common::temp_dir("traps-met");
+    let (analysis, traps) = (dir.join("a.txt"), dir.join("traps.txt"));
+    std::fs::write(&analysis, &table).unwrap();
+    std::fs::write(
+        &traps,
+        "# made by hand\n8/p1pppppp/8/8/7P/8/PPPPP1P1/8 b - loss trap h7h6 reply b2b4 fools 400000 by fairy-stockfish\n",
+    )
+    .unwrap();
+    let met = "import runpy, sys; sys.path.insert(0, 'clients/analysis'); \
+               sys.argv = ['traps_met.py'] + sys.argv[1:]; \
+               runpy.run_path('clients/analysis/traps_met.py', run_name='__main__')";
+    let out = python(
+        met,
+        &[
+            "--pawnrace",
+            common::BIN,
+            "--player",
+            "bob",
+            "--analysis",
+            analysis.to_str().unwrap(),
+            "--traps",
+            traps.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "game 1  gaps CG  ply 2  fairy-stockfish  trap a7a6  played a7a6  then kept",
+            "fairy-stockfish: met 1, fell 0"
+        ],
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }
