@@ -318,7 +318,7 @@ impl SearchModel {
 
 impl Opponent for SearchModel {
     fn name(&self) -> &str {
-        "pawnrace"
+        crate::proofs::traps::OWN_MODEL
     }
 
     fn label(&self, level: u32) -> u32 {

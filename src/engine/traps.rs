@@ -336,14 +336,12 @@ mod tests {
     #[test]
     fn another_model_replaces_the_own_searchs_trap() {
         let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+        let d4 = crate::rules::parse_move(&root, "d2d4").unwrap();
+        let c6 = crate::rules::parse_move(&root.play_unchecked(d4), "c7c6").unwrap();
         let own = traps::Trap {
             value: Value::Loss,
-            mv: crate::rules::parse_move(&root, "d2d4").unwrap(),
-            reply: crate::rules::parse_move(
-                &root.play_unchecked(crate::rules::parse_move(&root, "d2d4").unwrap()),
-                "c7c6",
-            )
-            .unwrap(),
+            mv: d4,
+            reply: c6,
             fools: vec![9],
             by: traps::OWN_MODEL.to_string(),
         };
