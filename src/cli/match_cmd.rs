@@ -117,9 +117,9 @@ fn engine_options(given: &[String]) -> Result<[Vec<EngineOption>; 2], String> {
             Some(("B", rest)) => (&[1][..], rest),
             _ => (&[0, 1][..], text.as_str()),
         };
-        let option: EngineOption = setting
-            .parse()
-            .map_err(|e| format!("--engine-option '{text}': {e}"))?;
+        let option: EngineOption = setting.parse().map_err(|e| {
+            format!("--engine-option '{text}': {e} (A: or B: before it for one engine)")
+        })?;
         for &i in engines {
             options[i].push(option.clone());
         }

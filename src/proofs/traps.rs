@@ -80,37 +80,47 @@ impl Traps {
         TABLE.get_or_init(|| Traps::parse(BUILTIN).unwrap_or_default())
     }
 
+    /// The key `pos` is written under: itself, or else its file mirror
+    /// (then `true`); `None` when neither is in the table.
+    fn find(&self, pos: &Position) -> Option<(Position, bool)> {
+        if self.index.contains_key(pos) {
+            return Some((*pos, false));
+        }
+        let mirror = pos.mirror_files();
+        self.index.contains_key(&mirror).then_some((mirror, true))
+    }
+
     /// The trap set in `pos`, or in its file mirror, mirrored back.
     pub fn get(&self, pos: &Position) -> Option<Trap> {
-        if let Some(t) = self.index.get(pos) {
-            return Some(t.clone());
-        }
-        let width = pos.rules().width();
-        self.index
-            .get(&pos.mirror_files())
-            .map(|t| t.mirror_files(width))
+        let (key, mirrored) = self.find(pos)?;
+        let trap = &self.index[&key];
+        Some(if mirrored {
+            trap.mirror_files(pos.rules().width())
+        } else {
+            trap.clone()
+        })
     }
 
     /// Adds `pos`'s trap unless the table has the position or its mirror.
     pub fn insert(&mut self, pos: Position, trap: Trap) {
-        if self.index.contains_key(&pos) || self.index.contains_key(&pos.mirror_files()) {
-            return;
+        if self.find(&pos).is_none() {
+            self.written.push(pos);
+            self.index.insert(pos, trap);
         }
-        self.written.push(pos);
-        self.index.insert(pos, trap);
     }
 
     /// Sets `pos`'s trap, replacing the one the table has for the position
     /// or (mirrored) for its mirror, where it stands.
     pub fn replace(&mut self, pos: Position, trap: Trap) {
-        let mirror = pos.mirror_files();
-        if !self.index.contains_key(&pos) && self.index.contains_key(&mirror) {
-            let width = pos.rules().width();
-            self.index.insert(mirror, trap.mirror_files(width));
-            return;
-        }
-        if self.index.insert(pos, trap).is_none() {
-            self.written.push(pos);
+        match self.find(&pos) {
+            Some((key, true)) => {
+                let mirrored = trap.mirror_files(pos.rules().width());
+                self.index.insert(key, mirrored);
+            }
+            Some((key, false)) => {
+                self.index.insert(key, trap);
+            }
+            None => self.insert(pos, trap),
         }
     }
 

@@ -116,10 +116,10 @@ impl std::str::FromStr for EngineOption {
     /// `NAME=VALUE`, each trimmed; the name must not be empty.
     fn from_str(text: &str) -> Result<EngineOption, String> {
         let Some((name, value)) = text.split_once('=') else {
-            return Err(format!("'{text}': expected NAME=VALUE"));
+            return Err("expected NAME=VALUE".into());
         };
         if name.trim().is_empty() {
-            return Err(format!("'{text}': the option has no name"));
+            return Err("the option has no name".into());
         }
         Ok(EngineOption {
             name: name.trim().to_string(),

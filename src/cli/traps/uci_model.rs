@@ -8,7 +8,6 @@
 //! the engine's table must not colour the next, and the table's choice is
 //! then reproducible.
 
-use super::WHO;
 use pawnrace::engine::{Clock, Opponent, Score, Seen};
 use pawnrace::rules::{Move, Position, parse_move};
 use pawnrace::stop::Stop;
@@ -93,14 +92,15 @@ impl Opponent for UciModel {
         stop: &Stop,
     ) -> Option<Seen> {
         let mut replies = Vec::new();
-        for n in self.nodes.clone() {
+        for level in 0..self.nodes.len() {
+            let n = self.nodes[level];
             if stop.is_raised() || clock.elapsed_ms() >= deadline_ms {
                 return None;
             }
             match self.best(pos, n) {
                 Ok(m) => replies.push(m),
                 Err(e) => {
-                    eprintln!("{WHO}: the model engine: {e}");
+                    // The run reports it once the walk has stopped.
                     self.fault = Some(e);
                     stop.raise();
                     return None;
