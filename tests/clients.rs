@@ -125,9 +125,10 @@ fn selfplay_plays_a_game_between_two_sessions() {
     assert!(run.stdout.contains("1. "), "{}", run.stdout);
 }
 
-/// python-chess drives pawnrace as a UCI engine: games to a promotion,
-/// analysis, a refused position, `Gaps` for a GUI's `position startpos`,
-/// and not one line it does not understand. python-chess comes from PyPI
+/// python-chess drives pawnrace as a UCI engine: games to their end (a
+/// promotion, the last capture or no move), a promotion, analysis, a refused
+/// position, `Gaps` for a GUI's `position startpos`, and not one line it
+/// does not understand. python-chess comes from PyPI
 /// (`.ci/run` installs it); a machine without it fails this test where `CI`
 /// is set and skips it loudly elsewhere (`common::tool_missing`).
 #[test]

@@ -2,8 +2,8 @@
 """pawnrace as a drop-in UCI engine for python-chess.
 
 Drives `pawnrace` through `chess.engine.SimpleEngine.popen_uci`, the way a
-script or GUI built on python-chess would: whole games to a promotion,
-analysis with a principal variation, a position pawnrace refuses, `Gaps` for
+script or GUI built on python-chess would: whole games to their end,
+a promotion, analysis with a principal variation, a position pawnrace refuses, `Gaps` for
 `position startpos`. Fails on any engine output python-chess does not
 understand (it logs those as warnings) and on any move it finds illegal.
 
@@ -41,15 +41,29 @@ def promoted(board):
     return any(p.piece_type != chess.PAWN for p in board.piece_map().values())
 
 
+def pawn_race_end(board):
+    """How a Pawn Race game ends (python-chess knows none of these): a pawn
+    promoted, the last capture left a side without pawns, or the side to
+    move has no move (stalemate, a draw). None while the game goes on."""
+    if promoted(board):
+        return "promotion"
+    for colour, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+        if not board.pieces(chess.PAWN, colour):
+            return f"last capture ({name} has no pawn)"
+    if not any(board.legal_moves):
+        return "no move"
+    return None
+
+
 # Moves that came with a legal `ponder` reply.
 pondered = [0]
 
 
 def play_to_the_end(engine, board, seconds):
-    """Plays the engine against itself until a pawn promotes or no move is
-    left; returns the moves played."""
+    """Plays the engine against itself until the game ends; returns the
+    moves played."""
     played = 0
-    while not promoted(board) and any(board.legal_moves):
+    while pawn_race_end(board) is None:
         result = engine.play(board, chess.engine.Limit(time=seconds))
         if result.move is None:
             break
@@ -80,14 +94,13 @@ def main():
             assert option in engine.options, f"no option {option}"
         engine.configure({"Hash": 8})
 
-        promotions = 0
         for game in range(args.games):
             board = chess.Board(START_AH)
             played = play_to_the_end(engine, board, 0.05)
-            assert played > 0
-            promotions += promoted(board)
-            print(f"game {game + 1}: {played} moves, ends {board.fen()}")
-        assert promotions > 0, "no game reached a promotion"
+            end = pawn_race_end(board)
+            # A game cut short (a move missing) has no end to name.
+            assert played > 0 and end is not None, f"no end after {played} moves: {board.fen()}"
+            print(f"game {game + 1}: {played} moves, ends by {end}: {board.fen()}")
         assert pondered[0] > 0, "no bestmove named a reply to ponder on"
 
         # A promotion is the engine's move when it is there to be made.
