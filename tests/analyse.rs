@@ -224,25 +224,38 @@ fn the_analysis_scripts_read_the_tables() {
     let met = "import runpy, sys; sys.path.insert(0, 'clients/analysis'); \
                sys.argv = ['traps_met.py'] + sys.argv[1:]; \
                runpy.run_path('clients/analysis/traps_met.py', run_name='__main__')";
-    let out = python(
-        met,
-        &[
-            "--pawnrace",
-            common::BIN,
-            "--player",
-            "bob",
-            "--analysis",
-            analysis.to_str().unwrap(),
-            "--traps",
-            traps.to_str().unwrap(),
-        ],
-        "",
-    );
+    let mut args = vec![
+        "--pawnrace",
+        common::BIN,
+        "--player",
+        "bob",
+        "--analysis",
+        analysis.to_str().unwrap(),
+        "--traps",
+        traps.to_str().unwrap(),
+    ];
+    let out = python(met, &args, "");
     assert_eq!(
         out.lines().collect::<Vec<_>>(),
         [
             "game 1  gaps CG  ply 2  fairy-stockfish  trap a7a6  played a7a6  then kept",
             "fairy-stockfish: met 1, fell 0"
+        ],
+        "{out}"
+    );
+    // The trap put to a UCI engine (pawnrace itself) again, from a new game
+    // and after its own first move's search: how often its reply throws the
+    // win away (never: pawnrace plays the proven result).
+    args.extend(["--engine", common::BIN, "--movetime", "20", "--repeat", "2"]);
+    let out = python(met, &args, "");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "game 1  gaps CG  ply 2  fairy-stockfish  trap a7a6  played a7a6  then kept  \
+             wrong: new game 0/2, as played 0/2",
+            "fairy-stockfish: met 1, fell 0; put to the engine again, \
+             wrong from a new game 0 of 2, as played 0 of 2"
         ],
         "{out}"
     );

@@ -11,10 +11,25 @@ engine a line names after `by`).
         --player pawnrace-1s --analysis a.txt [--traps data/traps.txt]
 
 Prints a line per trap position met, then per model: `met N, fell M`.
+
+With `--engine` (a UCI command, `--option NAME=VALUE`, `--movetime`), each
+trap the player played is put to that engine again, `--repeat` times two
+ways: from a new game (`ucinewgame`, then the trap's position), and as in
+the match, where the engine has searched its own earlier turns of the game
+first and its hash still holds them. Counted is how often its reply throws
+its result away, by `pawnrace analyse`'s verdict (any such reply, not only
+the table's); a model that asks the engine from a new game only, as
+`pawnrace traps --engine` does, sees the first figure.
+
+    python3 clients/analysis/traps_met.py ... --engine Fairy-Stockfish/src/stockfish \\
+        --option VariantPath=fairy-stockfish/pawnrace.ini --option UCI_Variant=pawnrace
+
 Standard library only.
 """
 import argparse
-import re
+import os
+import subprocess
+import tempfile
 
 from trap_probe import Proc, canonical, mirror_move, table_rows
 
@@ -32,6 +47,39 @@ def read_traps(path):
     return traps
 
 
+class Engine:
+    """A UCI engine asked for its reply to a game's position, from a new game
+    or after searching its own earlier turns of that game."""
+
+    def __init__(self, argv, options, movetime):
+        self.proc = Proc(argv)
+        self.movetime = movetime
+        self.proc.send("uci")
+        self.proc.until(lambda l: l == "uciok")
+        for opt in options:
+            name, value = opt.split("=", 1)
+            self.proc.send(f"setoption name {name} value {value}")
+
+    def best(self, start, moves):
+        self.proc.send(f"position fen {start} moves {' '.join(moves)}".rstrip())
+        self.proc.send(f"go movetime {self.movetime}")
+        return self.proc.until(lambda l: l.startswith("bestmove"))[-1].split()[1]
+
+    def reply(self, start, moves, warm):
+        """Its move after `moves`; with `warm`, having first searched each
+        earlier position of `moves` where the same side was to move."""
+        self.proc.send("ucinewgame")
+        self.proc.send("isready")
+        self.proc.until(lambda l: l == "readyok")
+        if warm:
+            for i in range(len(moves) % 2, len(moves), 2):
+                self.best(start, moves[:i])
+        return self.best(start, moves)
+
+    def quit(self):
+        self.proc.send("quit")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pawnrace", required=True)
@@ -39,19 +87,32 @@ def main():
     ap.add_argument("--analysis", required=True)
     ap.add_argument("--traps", default="data/traps.txt")
     ap.add_argument("--plies", type=int, default=4)
+    ap.add_argument("--engine", help="UCI engine to put each trap played to again")
+    ap.add_argument("--option", action="append", default=[], help="NAME=VALUE for --engine")
+    ap.add_argument("--movetime", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=2)
     a = ap.parse_args()
     traps = read_traps(a.traps)
     pr = Proc([a.pawnrace])
+    # The engine reads a position as Fairy-Stockfish writes it.
+    pr.send("setoption name FEN value fairy")
+    pr.until(lambda l: l.startswith("ok setoption") or l.startswith("error"))
+    engine = Engine(a.engine.split(), a.option, a.movetime) if a.engine else None
 
     def cmd(line, final):
         pr.send(line)
         return pr.until(lambda l: l.startswith(final) or l.startswith("error"))
 
     met = {}
+    # (the line, its model, moves to the trap, the replies from a new game,
+    # as played)
+    lines = []
     for m, rows in table_rows(open(a.analysis).read()):
         mine = "white" if m[2] == a.player else "black"
         cmd("newgame", "ok newgame")
         cmd(f"gaps {m[4]}", "ok gaps")
+        start = cmd("fen", "ok fen")[-1][len("ok fen "):]
+        moves = []
         for i, row in enumerate(rows[: a.plies]):
             trap = None
             if row[2] == mine:
@@ -59,6 +120,7 @@ def main():
                 key, plain = canonical(fen)
                 trap = traps.get(key)
             played = cmd(f"move {row[3]}", "ok move")[-1].split()[2]
+            moves.append(played)
             if trap is None:
                 continue
             mv, model = trap
@@ -66,14 +128,55 @@ def main():
                 mv = mirror_move(mv)
             answer = rows[i + 1][6] if i + 1 < len(rows) else "-"
             counts = met.setdefault(model, [0, 0])
+            text = (f"game {m[1]}  gaps {m[4]}  ply {row[0]}  {model}  trap {mv}  "
+                    f"played {played}  then {answer}")
+            replies = None
             if played == mv:
                 counts[0] += 1
                 counts[1] += answer == "spoiled"
-            print(f"game {m[1]}  gaps {m[4]}  ply {row[0]}  {model}  trap {mv}  "
-                  f"played {played}  then {answer}")
+                if engine:
+                    replies = [[engine.reply(start, moves, warm) for _ in range(a.repeat)]
+                               for warm in (False, True)]
+            lines.append((text, model, m[4], list(moves), replies))
     pr.send("quit")
+    if engine:
+        engine.quit()
+    verdicts = judge(a.pawnrace, lines)
+    probed = {}
+    for text, model, _, _, replies in lines:
+        if replies:
+            fell = [sum(verdicts.pop(0) == "spoiled" for _ in r) for r in replies]
+            tally = probed.setdefault(model, [0, 0, 0])
+            tally[0] += a.repeat
+            tally[1] += fell[0]
+            tally[2] += fell[1]
+            text += f"  wrong: new game {fell[0]}/{a.repeat}, as played {fell[1]}/{a.repeat}"
+        print(text)
     for model, (n, fell) in sorted(met.items()):
-        print(f"{model}: met {n}, fell {fell}")
+        line = f"{model}: met {n}, fell {fell}"
+        if model in probed:
+            asked, fresh, warm = probed[model]
+            line += f"; put to the engine again, wrong from a new game {fresh} of {asked}, as played {warm} of {asked}"
+        print(line)
+
+
+def judge(pawnrace, lines):
+    """The verdict on every probed reply, in order: each is a game (the
+    moves to the trap, then the reply) analysed by `pawnrace analyse`."""
+    games = [(gaps, moves + [r]) for _, _, gaps, moves, replies in lines if replies
+             for kind in replies for r in kind]
+    if not games:
+        return []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "probe-games.txt")
+        with open(path, "w") as f:
+            for gaps, moves in games:
+                f.write(f"gaps {gaps}\n{' '.join(moves)}\n\n")
+        out = subprocess.run([pawnrace, "analyse", path], capture_output=True, text=True, check=True)
+    verdicts = [rows[-1][6] if rows else "unknown" for _, rows in table_rows(out.stdout)]
+    if len(verdicts) != len(games):
+        raise SystemExit(f"analyse read {len(verdicts)} of the {len(games)} probe games")
+    return verdicts
 
 
 if __name__ == "__main__":
