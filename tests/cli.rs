@@ -452,8 +452,9 @@ fn traps_chooses_a_trap_and_check_proves_it_again() {
 /// after `uci`, whose search at a node count is the same on any machine)
 /// as the model opponent. Its trap replaces the own search's for the same
 /// position, names the engine and its node counts, and is proven again by
-/// `--check`; an engine that fails stops the run with its fault and leaves
-/// the table as it was, and node counts out of order are refused.
+/// `--check`; asked as in a game (`--engine-in-game`) it is a model of its
+/// own; an engine that fails stops the run with its fault and leaves the
+/// table as it was, and node counts out of order are refused.
 #[test]
 fn traps_with_another_engine_as_the_model() {
     let dir = common::temp_dir("traps-engine");
@@ -463,8 +464,8 @@ fn traps_with_another_engine_as_the_model() {
     // The own search's trap in the position, written by hand.
     let own = "8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - loss trap d2d4 reply c7c6 fools 9\n";
     std::fs::write(&out, own).unwrap();
-    let traps = |engine: &str, name: &str, nodes: &str| {
-        pawnrace(&[
+    let traps = |engine: &str, name: &str, nodes: &str, more: &[&str]| {
+        let mut args = vec![
             "traps",
             "--gaps",
             "AE",
@@ -483,9 +484,11 @@ fn traps_with_another_engine_as_the_model() {
             "--out",
             out_arg,
             "--explain",
-        ])
+        ];
+        args.extend(more);
+        pawnrace(&args)
     };
-    let (ok, stdout, err) = traps(common::BIN, "model", "300,3000");
+    let (ok, stdout, err) = traps(common::BIN, "model", "300,3000", &[]);
     assert!(ok, "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
     let entries: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -514,11 +517,32 @@ fn traps_with_another_engine_as_the_model() {
             == Some(2)),
         "{stdout}"
     );
+    // Asked as in a game (black's earlier turns searched first), it is a
+    // model of its own: the position is assessed again.
+    let (ok, stdout, err) = traps(common::BIN, "model", "300,3000", &["--engine-in-game"]);
+    assert!(ok, "{err}");
+    assert!(
+        stdout.starts_with("position 8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - ply 0 value loss"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("--engine-nodes 300,3000 --engine-in-game"),
+        "{text}"
+    );
+    let entry = text
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .unwrap_or_default();
+    assert!(
+        entry.ends_with(" trap d2d3 reply f7f5 fools 300 3000 by model-in-game"),
+        "{text}"
+    );
     let before = std::fs::read_to_string(&out).unwrap();
-    let (ok, _, err) = traps("/bin/false", "broken", "300,3000");
+    let (ok, _, err) = traps("/bin/false", "broken", "300,3000", &[]);
     assert!(!ok && err.contains("the model engine failed"), "{err}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
-    let (ok, _, err) = traps(common::BIN, "model", "3000,300");
+    let (ok, _, err) = traps(common::BIN, "model", "3000,300", &[]);
     assert!(!ok && err.contains("ascending"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -206,13 +206,24 @@ pub fn runs_header(about: &str, existing: &str, this_run: String) -> String {
 /// The position after `after` (coordinates, separated by commas or
 /// spaces) from the start of `gaps`: `--after`.
 pub fn position_after(gaps: Gaps, after: &str) -> Result<Position, String> {
+    line_after(gaps, after).map(|(_, pos)| pos)
+}
+
+/// The position after `after` (as [`position_after`] reads it) and the
+/// positions before it from `gaps`' start, the start first.
+pub fn line_after(gaps: Gaps, after: &str) -> Result<(Vec<Position>, Position), String> {
     let moves = after
         .split([',', ' '])
         .filter(|w| !w.is_empty())
         .map(str::parse)
         .collect::<Result<Vec<Move>, _>>()?;
-    let start = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
-    start.play_line(&moves).map_err(|e| format!("--after: {e}"))
+    let mut at = Position::start(RuleSet::PAWNRACE, Some(gaps)).map_err(|e| e.to_string())?;
+    let mut before = Vec::new();
+    for m in moves {
+        let next = at.play_line(&[m]).map_err(|e| format!("--after: {e}"))?;
+        before.push(std::mem::replace(&mut at, next));
+    }
+    Ok((before, at))
 }
 
 #[cfg(test)]

@@ -169,7 +169,16 @@ pub fn choose(
     stop: &Stop,
 ) -> Option<Trap> {
     let mut opponent = SearchModel::new(*model);
-    let (candidates, nodes) = assess(solver, pos, value, &mut opponent, deadline_ms, clock, stop);
+    let (candidates, nodes) = assess(
+        solver,
+        pos,
+        value,
+        &mut opponent,
+        &[],
+        deadline_ms,
+        clock,
+        stop,
+    );
     pick(&candidates, model.trap_depth).map(|c| Trap {
         mv: c.mv,
         reply: c.reply(),
@@ -192,22 +201,31 @@ pub fn pick(candidates: &[Candidate], trap_depth: u32) -> Option<&Candidate> {
 }
 
 /// The model's move in `pos` at its strongest level (for the side to move
-/// there), `None` when stopped.
-pub fn model_best(pos: &Position, opponent: &mut dyn Opponent, stop: &Stop) -> Option<Move> {
+/// there; `earlier` as [`Opponent::replies`] takes it), `None` when stopped.
+pub fn model_best(
+    pos: &Position,
+    earlier: &[Position],
+    opponent: &mut dyn Opponent,
+    stop: &Stop,
+) -> Option<Move> {
     let clock = Clock::since(std::time::Instant::now());
-    let seen = opponent.replies(pos, u64::MAX, &clock, stop)?;
+    let seen = opponent.replies(pos, earlier, u64::MAX, &clock, stop)?;
     seen.replies.last().copied()
 }
 
 /// Every move of `pos` keeping `value` (a loss or a draw), in move order,
 /// with `opponent`'s replies and which of them are proven errors, as far as
 /// the time allowed; and the nodes that cost (the solver's and the
-/// model's). Nothing for a won position or one with a single move.
+/// model's). `earlier`: the game's positions before `pos` where the
+/// opponent was to move, oldest first ([`Opponent::replies`]). Nothing for
+/// a won position or one with a single move.
+#[allow(clippy::too_many_arguments)]
 pub fn assess(
     solver: &mut Solver,
     pos: &Position,
     value: Value,
     opponent: &mut dyn Opponent,
+    earlier: &[Position],
     deadline_ms: u64,
     clock: &Clock,
     stop: &Stop,
@@ -240,7 +258,7 @@ pub fn assess(
         if value == Value::Draw && judge.at_least(&after, Value::Win) != Some(false) {
             continue;
         }
-        let Some(seen) = opponent.replies(&after, deadline_ms, clock, stop) else {
+        let Some(seen) = opponent.replies(&after, earlier, deadline_ms, clock, stop) else {
             break;
         };
         model_nodes += seen.nodes;
@@ -288,10 +306,14 @@ pub trait Opponent {
     /// level ([`Candidate::weight`]).
     fn trap_level(&self) -> u32;
     /// Its replies in `pos` (the opponent to move there), `None` when
-    /// `deadline_ms` on `clock` came first or `stop` was raised.
+    /// `deadline_ms` on `clock` came first or `stop` was raised. `earlier`
+    /// are the game's positions before `pos` where it was to move, oldest
+    /// first: a model that plays as in a game searches them first, as an
+    /// engine in a match has, its table still holding them.
     fn replies(
         &mut self,
         pos: &Position,
+        earlier: &[Position],
         deadline_ms: u64,
         clock: &Clock,
         stop: &Stop,
@@ -329,9 +351,12 @@ impl Opponent for SearchModel {
         self.settings.trap_depth
     }
 
+    /// Each position from an empty table (`earlier` unused): what one
+    /// candidate's search learnt must not colour another's.
     fn replies(
         &mut self,
         pos: &Position,
+        _earlier: &[Position],
         deadline_ms: u64,
         clock: &Clock,
         stop: &Stop,

@@ -6,7 +6,8 @@
 //! The model opponent is the engine's own search or, to set traps for
 //! another engine, that engine ([`Opponent`]). A position whose trap another
 //! model chose is assessed again, and its trap replaced where this model is
-//! fooled too.
+//! fooled too. The walk keeps the game's line, so that a model can be
+//! asked as in a game, after its own earlier turns.
 //!
 //! From each opening's start the walk follows the game as it would go: in
 //! a position won for the side to move, the moves a strong opponent plays
@@ -19,7 +20,7 @@
 use super::resist::{self, Candidate, Opponent};
 use super::time::Clock;
 use crate::proofs::{self, traps};
-use crate::rules::{Gaps, Move, Position, RuleSet};
+use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
 use crate::stop::Stop;
 use std::collections::HashSet;
@@ -60,6 +61,9 @@ pub enum Event<'a> {
 pub struct Root {
     pub pos: Position,
     pub keep: Vec<Move>,
+    /// The game's positions before `pos`, oldest first (a model that plays
+    /// as in a game searches its own turns among them first).
+    pub before: Vec<Position>,
 }
 
 /// The starts of `gaps`' openings, each with all its first moves (those
@@ -82,7 +86,11 @@ pub fn opening_roots(gaps: &[Gaps]) -> Vec<Root> {
             // Every first move: engines choose among the winning ones
             // freely, and the openings table lists only those it settled.
             let keep = pos.legal_moves().iter().copied().collect();
-            roots.push(Root { pos, keep });
+            roots.push(Root {
+                pos,
+                keep,
+                before: Vec::new(),
+            });
         }
     }
     roots
@@ -108,8 +116,10 @@ pub fn grow(
         stop,
         report,
         seen: HashSet::new(),
+        line: Vec::new(),
     };
     for root in roots {
+        walk.line = root.before;
         walk.visit(&root.pos, 0, root.keep, None);
         if stop.is_raised() {
             return;
@@ -131,6 +141,8 @@ struct Walk<'a> {
     /// Positions (and mirrors) walked from already: transpositions are
     /// walked once.
     seen: HashSet<Position>,
+    /// The game's positions before the one visited, oldest first.
+    line: Vec<Position>,
 }
 
 impl Walk<'_> {
@@ -156,9 +168,21 @@ impl Walk<'_> {
                 .into_iter()
                 .collect(),
         };
+        self.line.push(*pos);
         for (mv, known) in next {
             self.visit(&pos.play_unchecked(mv), ply + 1, Vec::new(), known);
         }
+        self.line.pop();
+    }
+
+    /// The positions before the one visited where `side` was to move: a
+    /// model's earlier turns of this game.
+    fn turns_of(&self, side: Color) -> Vec<Position> {
+        self.line
+            .iter()
+            .filter(|p| p.side_to_move() == side)
+            .copied()
+            .collect()
     }
 
     /// The position's value for the side to move and a move keeping it:
@@ -186,7 +210,8 @@ impl Walk<'_> {
     ) -> Vec<(Move, Option<Known>)> {
         let mut moves = keep;
         moves.extend(tables);
-        moves.extend(resist::model_best(pos, self.opponent, self.stop));
+        let earlier = self.turns_of(pos.side_to_move());
+        moves.extend(resist::model_best(pos, &earlier, self.opponent, self.stop));
         let mut out: Vec<(Move, Option<Known>)> = Vec::new();
         for mv in moves {
             if out.iter().any(|(m, _)| *m == mv) || !pos.is_legal(mv) {
@@ -221,11 +246,13 @@ impl Walk<'_> {
         }
         let clock = Clock::since(Instant::now());
         let deadline = self.plan.choice_ms;
+        let earlier = self.turns_of(!pos.side_to_move());
         let (candidates, _) = resist::assess(
             self.solver,
             pos,
             value,
             self.opponent,
+            &earlier,
             deadline,
             &clock,
             self.stop,
@@ -279,6 +306,7 @@ mod tests {
         let roots = vec![Root {
             pos: root,
             keep: Vec::new(),
+            before: Vec::new(),
         }];
         let mut solver = Solver::new(16);
         grow(
@@ -320,7 +348,14 @@ mod tests {
         fn trap_level(&self) -> u32 {
             2
         }
-        fn replies(&mut self, pos: &Position, _: u64, _: &Clock, _: &Stop) -> Option<resist::Seen> {
+        fn replies(
+            &mut self,
+            pos: &Position,
+            _: &[Position],
+            _: u64,
+            _: &Clock,
+            _: &Stop,
+        ) -> Option<resist::Seen> {
             let first = *pos.legal_moves().first()?;
             Some(resist::Seen {
                 replies: vec![first, first],
@@ -358,6 +393,7 @@ mod tests {
             let roots = vec![Root {
                 pos: root,
                 keep: Vec::new(),
+                before: Vec::new(),
             }];
             grow(
                 &plan,
@@ -389,6 +425,93 @@ mod tests {
             0,
             "its own trap is followed, not chosen again"
         );
+    }
+
+    /// The first-move model that also notes the earlier turns it is given.
+    struct Noting(Vec<(Position, Vec<Position>)>);
+
+    impl Opponent for Noting {
+        fn name(&self) -> &str {
+            "noting"
+        }
+        fn label(&self, level: u32) -> u32 {
+            FirstMove.label(level)
+        }
+        fn trap_level(&self) -> u32 {
+            FirstMove.trap_level()
+        }
+        fn replies(
+            &mut self,
+            pos: &Position,
+            earlier: &[Position],
+            deadline_ms: u64,
+            clock: &Clock,
+            stop: &Stop,
+        ) -> Option<resist::Seen> {
+            self.0.push((*pos, earlier.to_vec()));
+            FirstMove.replies(pos, earlier, deadline_ms, clock, stop)
+        }
+    }
+
+    /// The model is asked each reply with its own earlier turns of the game,
+    /// oldest first: those before the root (black's at plies 1, 3 and 5)
+    /// and then the walk's own (ply 7, two plies before a reply at ply 9).
+    #[test]
+    fn the_model_is_given_its_earlier_turns_of_the_game() {
+        let moves = ["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"];
+        let line: Vec<Position> = (0..=moves.len())
+            .map(|n| replay("AE", &moves[..n]))
+            .collect();
+        let root = line[6];
+        let plan = Plan {
+            plies: 3,
+            choice_ms: 60_000,
+            proof_ms: 60_000,
+        };
+        let mut model = Noting(Vec::new());
+        grow(
+            &plan,
+            vec![Root {
+                pos: root,
+                keep: Vec::new(),
+                before: line[..6].to_vec(),
+            }],
+            &mut model,
+            &mut Solver::new(16),
+            &mut traps::Traps::default(),
+            &Stop::new(),
+            &mut |_| {},
+        );
+        let asked = model.0;
+        assert!(
+            asked.iter().any(|(_, e)| e.len() == 4),
+            "the walk's next turn"
+        );
+        for (pos, earlier) in &asked {
+            assert_eq!(earlier[..3], [line[1], line[3], line[5]], "{}", pos.fen());
+            assert!(
+                earlier
+                    .iter()
+                    .all(|p| p.side_to_move() == pos.side_to_move())
+            );
+            // Ply 7's position, two plies before this one at ply 9.
+            if let [.., last] = earlier[..]
+                && earlier.len() == 4
+            {
+                let two_on = last.legal_moves().iter().any(|&a| {
+                    let next = last.play_unchecked(a);
+                    next.legal_moves()
+                        .iter()
+                        .any(|&b| next.play_unchecked(b) == *pos)
+                });
+                assert!(two_on, "{} then {}", last.fen(), pos.fen());
+            }
+            assert!(
+                earlier.len() == 3 || earlier.len() == 4,
+                "{}",
+                earlier.len()
+            );
+        }
     }
 
     #[test]

@@ -60,6 +60,13 @@ pub struct TrapsArgs {
     /// (ascending); a trap must fool it at the last.
     #[arg(long, value_delimiter = ',', default_value = "250000,500000,1000000")]
     engine_nodes: Vec<u32>,
+    /// Ask the engine as a game does: after a new game, its own earlier
+    /// turns on the walk's line are searched first at the same node count,
+    /// so that its table holds them, as in a match. The table names it
+    /// `<NAME>-in-game`, a model of its own (a walk re-assesses the
+    /// positions whose trap the engine chose from a new game).
+    #[arg(long)]
+    engine_in_game: bool,
     /// The most one position's choice may take, ms.
     #[arg(long, default_value_t = 120_000)]
     choice_ms: u64,
@@ -129,10 +136,11 @@ pub fn run(args: TrapsArgs) -> ExitCode {
             })
             .collect(),
         ("", _) => traps::opening_roots(&gaps),
-        (after, &[one]) => match super::args::position_after(one, after) {
-            Ok(pos) => vec![Root {
+        (after, &[one]) => match super::args::line_after(one, after) {
+            Ok((before, pos)) => vec![Root {
                 pos,
                 keep: pos.legal_moves().iter().copied().collect(),
+                before,
             }],
             Err(e) => {
                 eprintln!("{WHO}: {e}");
@@ -266,12 +274,15 @@ fn engine_model(command: &str, args: &TrapsArgs) -> Result<UciModel, String> {
     if nodes.is_empty() || nodes.contains(&0) || !nodes.is_sorted_by(|a, b| a < b) {
         return Err("--engine-nodes wants node counts above 0, ascending".into());
     }
-    let name = match &args.engine_name {
+    let mut name = match &args.engine_name {
         Some(n) => n.clone(),
         None => Path::new(program)
             .file_name()
             .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned()),
     };
+    if args.engine_in_game {
+        name.push_str("-in-game");
+    }
     if name.split_whitespace().count() != 1 || name == pawnrace::proofs::traps::OWN_MODEL {
         return Err(format!("'{name}' cannot name the engine in the table"));
     }
@@ -280,6 +291,7 @@ fn engine_model(command: &str, args: &TrapsArgs) -> Result<UciModel, String> {
         argv,
         args.engine_options.clone(),
         nodes.clone(),
+        args.engine_in_game,
     ))
 }
 
@@ -337,6 +349,9 @@ fn this_run(args: &TrapsArgs) -> String {
             }
             let nodes: Vec<String> = args.engine_nodes.iter().map(u32::to_string).collect();
             text.push_str(&format!(" --engine-nodes {}", nodes.join(",")));
+            if args.engine_in_game {
+                text.push_str(" --engine-in-game");
+            }
             text
         }
     };
