@@ -57,6 +57,29 @@ async fn soon(b: &Browser, condition: &str, within: Duration) {
     }
 }
 
+/// Plays `uci` by two clicks, as a person does, and again if the page did
+/// not take it (still the person's move, no move added): a click while the
+/// board still animates the last move is ignored, and on a loaded machine
+/// that can outlast the 300 ms the tests wait; a person who sees nothing
+/// happen clicks again. At most three tries; the caller's wait says if all
+/// failed.
+async fn play_move(b: &Browser, uci: &str) {
+    let before = b.js("return pawnrace.play.moves.length;", vec![]).await;
+    let taken = format!(
+        "return document.body.dataset.state !== 'your-move' || pawnrace.play.moves.length !== {before};"
+    );
+    for _ in 0..3 {
+        click_move(b, uci).await;
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < deadline {
+            if b.js(&taken, vec![]).await == Value::Bool(true) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
 /// The person (white) plays `choose`'s moves by clicks, at most `moves` of
 /// them, until the game is over.
 async fn play_white_to_the_end(b: &Browser, moves: usize) {
@@ -71,7 +94,7 @@ async fn play_white_to_the_end(b: &Browser, moves: usize) {
         // The board takes no input while the last move is animated.
         tokio::time::sleep(Duration::from_millis(300)).await;
         let m = choose(&legal_moves(b).await, true);
-        click_move(b, &m).await;
+        play_move(b, &m).await;
         b.wait_until("document.body.dataset.state !== 'your-move'")
             .await;
     }
@@ -106,7 +129,7 @@ async fn console_lines_during_a_search_keep_the_page_in_step() {
     // And on: the person moves, the engine thinks, Move now again.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let m = choose(&legal_moves(&b).await, true);
-    click_move(&b, &m).await;
+    play_move(&b, &m).await;
     b.wait_until("document.body.dataset.state === 'thinking'")
         .await;
     b.click("#stop").await;
@@ -193,7 +216,7 @@ async fn the_page_says_why_there_is_no_game_and_what_the_engine_chose() {
     b.wait_until("document.body.dataset.state === 'your-move' && pawnrace.play.moves.length === 0")
         .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    click_move(&b, "h2h4").await;
+    play_move(&b, "h2h4").await;
     b.wait_until("document.body.dataset.state === 'your-move' && pawnrace.play.moves.length === 2")
         .await;
     assert!(!b.text("#think-value").await.is_empty());
@@ -286,7 +309,7 @@ async fn after_a_loss_the_page_shows_the_move_that_lost_and_what_held() {
     b.wait_until("document.body.dataset.state === 'your-move' && pawnrace.play.moves.length === 0")
         .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    click_move(&b, "h2h3").await;
+    play_move(&b, "h2h3").await;
     play_white_to_the_end(&b, 8).await;
     b.wait_until("!document.getElementById('banner').hidden")
         .await;
@@ -345,7 +368,7 @@ async fn on_a_phone_the_board_and_the_game_share_the_first_screen() {
     assert_eq!(size, json!([390, 844]));
     tokio::time::sleep(Duration::from_millis(300)).await;
     let m = choose(&legal_moves(&b).await, true);
-    click_move(&b, &m).await;
+    play_move(&b, &m).await;
     b.wait_until("document.body.dataset.state === 'your-move' && pawnrace.play.moves.length === 2")
         .await;
     let bottom =
