@@ -47,6 +47,54 @@ class Proc:
                 return out
 
 
+class Engine:
+    """A UCI engine asked for its move in a game's position, from a new game
+    or after searching its own earlier turns of that game."""
+
+    def __init__(self, argv, options, movetime):
+        self.proc = Proc(argv)
+        self.movetime = movetime
+        self.proc.send("uci")
+        self.proc.until(lambda l: l == "uciok")
+        for opt in options:
+            name, value = opt.split("=", 1)
+            self.proc.send(f"setoption name {name} value {value}")
+        self.proc.send("isready")
+        self.proc.until(lambda l: l == "readyok")
+
+    def best(self, start, moves):
+        self.proc.send(f"position fen {start} moves {' '.join(moves)}".rstrip())
+        self.proc.send(f"go movetime {self.movetime}")
+        return self.proc.until(lambda l: l.startswith("bestmove"))[-1].split()[1]
+
+    def reply(self, start, moves, warm):
+        """Its move after `moves`; with `warm`, having first searched each
+        earlier position of `moves` where the same side was to move."""
+        self.proc.send("ucinewgame")
+        self.proc.send("isready")
+        self.proc.until(lambda l: l == "readyok")
+        if warm:
+            for i in range(len(moves) % 2, len(moves), 2):
+                self.best(start, moves[:i])
+        return self.best(start, moves)
+
+    def quit(self):
+        self.proc.send("quit")
+
+
+def verdicts(pawnrace, games, path):
+    """`pawnrace analyse`'s verdict on the last move of each of `games`
+    ((gaps, moves) pairs), written to `path` to be analysed, in order."""
+    with open(path, "w") as f:
+        for gaps, moves in games:
+            f.write(f"gaps {gaps}\n{' '.join(moves)}\n\n")
+    out = subprocess.run([pawnrace, "analyse", path], capture_output=True, text=True).stdout
+    found = [rows[-1][6] if rows else "unknown" for _, rows in table_rows(out)]
+    if len(found) != len(games):
+        raise SystemExit(f"analyse read {len(found)} of the {len(games)} games in {path}")
+    return found
+
+
 def table_rows(text):
     """analyse's games: (header match, [row fields])."""
     games = []
@@ -106,14 +154,7 @@ def main():
 
     pr = Proc([a.pawnrace])
     pr.send("setoption name FEN value fairy")
-    eng = Proc([a.engine])
-    eng.send("uci")
-    eng.until(lambda l: l == "uciok")
-    for opt in a.option:
-        name, value = opt.split("=", 1)
-        eng.send(f"setoption name {name} value {value}")
-    eng.send("isready")
-    eng.until(lambda l: l == "readyok")
+    eng = Engine([a.engine], a.option, a.movetime)
 
     def cmd(line, final):
         pr.send(line)
@@ -135,27 +176,21 @@ def main():
             for mv in moves:
                 if (game, mv) in done:
                     continue
-                eng.send(f"position fen {fen} moves {mv}")
-                eng.send(f"go movetime {a.movetime}")
-                reply = eng.until(lambda l: l.startswith("bestmove"))[-1].split()[1]
+                reply = eng.best(fen, [mv])
                 r = dict(game=game, gaps=gaps, mine=mine, prefix=uci, fen=fen, move=mv, reply=reply)
                 done[(game, mv)] = r
                 log.write(json.dumps(r) + "\n")
                 log.flush()
     pr.send("quit")
-    eng.send("quit")
+    eng.quit()
 
     rows = sorted(done.values(), key=lambda r: (int(r["game"]), r["move"]))
-    games = a.out + "-games.txt"
-    with open(games, "w") as f:
-        for r in rows:
-            f.write(f"gaps {r['gaps']}\n{' '.join(r['prefix'] + [r['move'], r['reply']])}\n\n")
-    analysed = subprocess.run([a.pawnrace, "analyse", games], capture_output=True, text=True).stdout
-    verdicts = [rows_[-1][6] if rows_ else "unknown" for _, rows_ in table_rows(analysed)]
+    games = [(r["gaps"], r["prefix"] + [r["move"], r["reply"]]) for r in rows]
+    found = verdicts(a.pawnrace, games, a.out + "-games.txt")
     # Per game: a position met in two games (mirrored openings) counts twice,
     # as the engine may answer it differently each time.
     truth, keys = {}, {}
-    for r, v in zip(rows, verdicts):
+    for r, v in zip(rows, found):
         key, plain = canonical(r["fen"])
         keys[r["game"]] = key
         truth.setdefault(r["game"], {})[r["move"] if plain else mirror_move(r["move"])] = v

@@ -28,10 +28,9 @@ Standard library only.
 """
 import argparse
 import os
-import subprocess
 import tempfile
 
-from trap_probe import Proc, canonical, mirror_move, table_rows
+from trap_probe import Engine, Proc, canonical, mirror_move, table_rows, verdicts
 
 
 def read_traps(path):
@@ -45,39 +44,6 @@ def read_traps(path):
         model = w[w.index("by") + 1] if "by" in w else "pawnrace"
         traps[key] = (w[5] if plain else mirror_move(w[5]), model)
     return traps
-
-
-class Engine:
-    """A UCI engine asked for its reply to a game's position, from a new game
-    or after searching its own earlier turns of that game."""
-
-    def __init__(self, argv, options, movetime):
-        self.proc = Proc(argv)
-        self.movetime = movetime
-        self.proc.send("uci")
-        self.proc.until(lambda l: l == "uciok")
-        for opt in options:
-            name, value = opt.split("=", 1)
-            self.proc.send(f"setoption name {name} value {value}")
-
-    def best(self, start, moves):
-        self.proc.send(f"position fen {start} moves {' '.join(moves)}".rstrip())
-        self.proc.send(f"go movetime {self.movetime}")
-        return self.proc.until(lambda l: l.startswith("bestmove"))[-1].split()[1]
-
-    def reply(self, start, moves, warm):
-        """Its move after `moves`; with `warm`, having first searched each
-        earlier position of `moves` where the same side was to move."""
-        self.proc.send("ucinewgame")
-        self.proc.send("isready")
-        self.proc.until(lambda l: l == "readyok")
-        if warm:
-            for i in range(len(moves) % 2, len(moves), 2):
-                self.best(start, moves[:i])
-        return self.best(start, moves)
-
-    def quit(self):
-        self.proc.send("quit")
 
 
 def main():
@@ -141,11 +107,14 @@ def main():
     pr.send("quit")
     if engine:
         engine.quit()
-    verdicts = judge(a.pawnrace, lines)
+    games = [(gaps, moves + [r]) for _, _, gaps, moves, replies in lines if replies
+             for kind in replies for r in kind]
+    with tempfile.TemporaryDirectory() as d:
+        found = verdicts(a.pawnrace, games, os.path.join(d, "probe-games.txt")) if games else []
     probed = {}
     for text, model, _, _, replies in lines:
         if replies:
-            fell = [sum(verdicts.pop(0) == "spoiled" for _ in r) for r in replies]
+            fell = [sum(found.pop(0) == "spoiled" for _ in r) for r in replies]
             tally = probed.setdefault(model, [0, 0, 0])
             tally[0] += a.repeat
             tally[1] += fell[0]
@@ -158,25 +127,6 @@ def main():
             asked, fresh, warm = probed[model]
             line += f"; put to the engine again, wrong from a new game {fresh} of {asked}, as played {warm} of {asked}"
         print(line)
-
-
-def judge(pawnrace, lines):
-    """The verdict on every probed reply, in order: each is a game (the
-    moves to the trap, then the reply) analysed by `pawnrace analyse`."""
-    games = [(gaps, moves + [r]) for _, _, gaps, moves, replies in lines if replies
-             for kind in replies for r in kind]
-    if not games:
-        return []
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "probe-games.txt")
-        with open(path, "w") as f:
-            for gaps, moves in games:
-                f.write(f"gaps {gaps}\n{' '.join(moves)}\n\n")
-        out = subprocess.run([pawnrace, "analyse", path], capture_output=True, text=True, check=True)
-    verdicts = [rows[-1][6] if rows else "unknown" for _, rows in table_rows(out.stdout)]
-    if len(verdicts) != len(games):
-        raise SystemExit(f"analyse read {len(verdicts)} of the {len(games)} probe games")
-    return verdicts
 
 
 if __name__ == "__main__":
