@@ -61,9 +61,9 @@ async fn soon(b: &Browser, condition: &str, within: Duration) {
 /// not take it (still the person's move, no move added): a click while the
 /// board still animates the last move is ignored, and on a loaded machine
 /// that can outlast the 300 ms the tests wait; a person who sees nothing
-/// happen clicks again. At most three tries; the caller's wait says if all
-/// failed.
-async fn play_move(b: &Browser, uci: &str) {
+/// happen clicks again. At most three tries; whether the page took it (the
+/// caller's wait says if it never did).
+async fn play_move(b: &Browser, uci: &str) -> bool {
     let before = b.js("return pawnrace.play.moves.length;", vec![]).await;
     let taken = format!(
         "return document.body.dataset.state !== 'your-move' || pawnrace.play.moves.length !== {before};"
@@ -73,11 +73,12 @@ async fn play_move(b: &Browser, uci: &str) {
         let deadline = Instant::now() + Duration::from_secs(3);
         while Instant::now() < deadline {
             if b.js(&taken, vec![]).await == Value::Bool(true) {
-                return;
+                return true;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+    false
 }
 
 /// The person (white) plays `choose`'s moves by clicks, at most `moves` of
@@ -93,8 +94,13 @@ async fn play_white_to_the_end(b: &Browser, moves: usize) {
         }
         // The board takes no input while the last move is animated.
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let m = choose(&legal_moves(b).await, true);
-        play_move(b, &m).await;
+        // A move not taken is chosen again from the moves offered then.
+        for _ in 0..3 {
+            let m = choose(&legal_moves(b).await, true);
+            if play_move(b, &m).await {
+                break;
+            }
+        }
         b.wait_until("document.body.dataset.state !== 'your-move'")
             .await;
     }
