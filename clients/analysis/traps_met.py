@@ -38,7 +38,8 @@ def read_traps(path):
     traps = {}
     for line in open(path):
         w = line.split()
-        if not w or w[0].startswith("#"):
+        # `none`: a model no move fooled there; play reads only traps.
+        if not w or w[0].startswith("#") or w[4] == "none":
             continue
         key, plain = canonical(w[0] + " " + w[1])
         model = w[w.index("by") + 1] if "by" in w else "pawnrace"

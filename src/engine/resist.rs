@@ -169,7 +169,9 @@ pub fn choose(
     stop: &Stop,
 ) -> Option<Trap> {
     let mut opponent = SearchModel::new(*model);
-    let (candidates, nodes) = assess(
+    let Assessment {
+        candidates, nodes, ..
+    } = assess(
         solver,
         pos,
         value,
@@ -213,12 +215,24 @@ pub fn model_best(
     seen.replies.last().copied()
 }
 
-/// Every move of `pos` keeping `value` (a loss or a draw), in move order,
-/// with `opponent`'s replies and which of them are proven errors, as far as
-/// the time allowed; and the nodes that cost (the solver's and the
-/// model's). `earlier`: the game's positions before `pos` where the
-/// opponent was to move, oldest first ([`Opponent::replies`]). Nothing for
-/// a won position or one with a single move.
+/// What [`assess`] found.
+pub struct Assessment {
+    /// Every move of the position keeping its value, in move order, with
+    /// the model's replies and which of them are proven errors, as far as
+    /// the time allowed.
+    pub candidates: Vec<Candidate>,
+    /// The nodes that cost (the solver's and the model's).
+    pub nodes: u64,
+    /// Whether every move was looked at and every reply judged: then no
+    /// trap among the candidates means no move fools the model.
+    pub complete: bool,
+}
+
+/// Every move of `pos` keeping `value` (a loss or a draw) with
+/// `opponent`'s replies and which of them are proven errors.
+/// `earlier`: the game's positions before `pos` where the opponent was to
+/// move, oldest first ([`Opponent::replies`]). Nothing for a won position
+/// or one with a single move.
 #[allow(clippy::too_many_arguments)]
 pub fn assess(
     solver: &mut Solver,
@@ -229,15 +243,20 @@ pub fn assess(
     deadline_ms: u64,
     clock: &Clock,
     stop: &Stop,
-) -> (Vec<Candidate>, u64) {
+) -> Assessment {
+    let nothing = Assessment {
+        candidates: Vec::new(),
+        nodes: 0,
+        complete: true,
+    };
     let mistake = match value {
-        Value::Win => return (Vec::new(), 0),
+        Value::Win => return nothing,
         Value::Draw => Value::Win,
         Value::Loss => Value::Draw,
     };
     let moves = pos.legal_moves();
     if moves.len() < 2 {
-        return (Vec::new(), 0);
+        return nothing;
     }
     let mut judge = Judge {
         solver,
@@ -249,26 +268,39 @@ pub fn assess(
     };
     let mut out = Vec::new();
     let mut model_nodes = 0;
+    let mut complete = true;
     for &mv in moves.iter() {
         if judge.out_of_time() {
+            complete = false;
             break;
         }
         let after = pos.play_unchecked(mv);
         // A draw is held only by moves proven to hold it.
-        if value == Value::Draw && judge.at_least(&after, Value::Win) != Some(false) {
-            continue;
+        if value == Value::Draw {
+            match judge.at_least(&after, Value::Win) {
+                Some(false) => {}
+                Some(true) => continue,
+                None => {
+                    complete = false;
+                    continue;
+                }
+            }
         }
         let Some(seen) = opponent.replies(&after, earlier, deadline_ms, clock, stop) else {
+            complete = false;
             break;
         };
         model_nodes += seen.nodes;
         let mut fooled_at = Vec::new();
         for (level, &reply) in (1..).zip(&seen.replies) {
             // An illegal reply (another engine's) is no error of the game's.
-            if after.is_legal(reply)
-                && judge.at_least(&after.play_unchecked(reply), mistake) == Some(true)
-            {
-                fooled_at.push(level);
+            if !after.is_legal(reply) {
+                continue;
+            }
+            match judge.at_least(&after.play_unchecked(reply), mistake) {
+                Some(true) => fooled_at.push(level),
+                Some(false) => {}
+                None => complete = false,
             }
         }
         out.push(Candidate {
@@ -278,7 +310,11 @@ pub fn assess(
             score: seen.score,
         });
     }
-    (out, judge.nodes + model_nodes)
+    Assessment {
+        candidates: out,
+        nodes: judge.nodes + model_nodes,
+        complete: complete && !stop.is_raised(),
+    }
 }
 
 /// A model opponent's replies in one position, one for each of its levels,

@@ -229,8 +229,9 @@ impl Walk<'_> {
         out
     }
 
-    /// The trap set in `pos` (chosen now unless the table has this model's),
-    /// else the move the tables or the solver keep the value with.
+    /// The trap set in `pos` (chosen now unless the table has this model's,
+    /// or notes that no move fooled it), else the move the tables or the
+    /// solver keep the value with.
     fn resist(
         &mut self,
         pos: &Position,
@@ -244,10 +245,13 @@ impl Walk<'_> {
         {
             return Some(t.mv);
         }
+        if self.table.found_nothing(pos, self.opponent.name()) {
+            return held.map(|t| t.mv).or(tables);
+        }
         let clock = Clock::since(Instant::now());
         let deadline = self.plan.choice_ms;
         let earlier = self.turns_of(!pos.side_to_move());
-        let (candidates, _) = resist::assess(
+        let assessed = resist::assess(
             self.solver,
             pos,
             value,
@@ -257,6 +261,7 @@ impl Walk<'_> {
             &clock,
             self.stop,
         );
+        let candidates = assessed.candidates;
         let chosen = resist::pick(&candidates, self.opponent.trap_level()).map(|c| traps::Trap {
             value,
             mv: c.mv,
@@ -268,8 +273,14 @@ impl Walk<'_> {
                 .collect(),
             by: self.opponent.name().to_string(),
         });
-        if let Some(t) = &chosen {
-            self.table.replace(*pos, t.clone());
+        match &chosen {
+            Some(t) => self.table.replace(*pos, t.clone()),
+            // Only where the model answered everywhere and every answer was
+            // judged: a run cut short (by time, a fault or Ctrl-C) asks again.
+            None if assessed.complete => {
+                self.table.note_nothing(*pos, value, self.opponent.name());
+            }
+            None => {}
         }
         (self.report)(Event::Assessed {
             pos,
@@ -425,6 +436,99 @@ mod tests {
             0,
             "its own trap is followed, not chosen again"
         );
+    }
+
+    /// A model that answers every position with a move proven to keep its
+    /// result (at both levels), so that no move fools it; or, `silent`,
+    /// with nothing, as a failed engine does.
+    struct Perfect {
+        silent: bool,
+    }
+
+    impl Opponent for Perfect {
+        fn name(&self) -> &str {
+            "perfect"
+        }
+        fn label(&self, level: u32) -> u32 {
+            FirstMove.label(level)
+        }
+        fn trap_level(&self) -> u32 {
+            FirstMove.trap_level()
+        }
+        fn replies(
+            &mut self,
+            pos: &Position,
+            _: &[Position],
+            _: u64,
+            _: &Clock,
+            _: &Stop,
+        ) -> Option<resist::Seen> {
+            if self.silent {
+                return None;
+            }
+            let mine = value(pos);
+            let best = pos.legal_moves().iter().copied().find(|&m| {
+                let after = pos.play_unchecked(m);
+                let theirs = match after.outcome() {
+                    Some(_) => Value::Loss,
+                    None => value(&after),
+                };
+                theirs == Value::Loss
+                    || (mine == Value::Draw && theirs == Value::Draw)
+                    || mine == Value::Loss
+            })?;
+            Some(resist::Seen {
+                replies: vec![best, best],
+                score: crate::engine::Score::Cp(0),
+                nodes: 0,
+            })
+        }
+    }
+
+    /// A position where no move fooled the model is noted in the table, so
+    /// that the walk resumed from it does not ask the model there again;
+    /// not so where the model failed to answer.
+    #[test]
+    fn a_position_that_fooled_the_model_nowhere_is_not_assessed_again() {
+        let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+        let plan = Plan {
+            plies: 1,
+            choice_ms: 60_000,
+            proof_ms: 60_000,
+        };
+        let mut table = traps::Traps::default();
+        let mut solver = Solver::new(16);
+        let mut walk = |table: &mut traps::Traps, silent: bool| {
+            let mut assessed = 0;
+            let roots = vec![Root {
+                pos: root,
+                keep: Vec::new(),
+                before: Vec::new(),
+            }];
+            grow(
+                &plan,
+                roots,
+                &mut Perfect { silent },
+                &mut solver,
+                table,
+                &Stop::new(),
+                &mut |e| {
+                    if let Event::Assessed { chosen, .. } = e {
+                        assert!(chosen.is_none());
+                        assessed += 1;
+                    }
+                },
+            );
+            assessed
+        };
+        assert_eq!(walk(&mut table, true), 1);
+        assert_eq!(table.to_text(""), "", "a failed model noted");
+        assert_eq!(walk(&mut table, false), 1);
+        assert!(table.is_empty());
+        let text = table.to_text("");
+        assert_eq!(text, format!("{} loss none by perfect\n", root.fen()));
+        let mut resumed = traps::Traps::parse(&text).unwrap();
+        assert_eq!(walk(&mut resumed, false), 0, "asked again");
     }
 
     /// The first-move model that also notes the earlier turns it is given.

@@ -25,6 +25,15 @@
 //! a draw (after a loss) or a win (after a draw) to the side that set the
 //! trap. Each position stands for its file mirror too, which is not
 //! written.
+//!
+//! A position where a model was asked and no move fooled it says so, with
+//! `none` for the trap, so that a walk resumed from the table does not ask
+//! again (an assessment takes minutes). Play reads only the traps; a trap
+//! another model chose there stands:
+//!
+//! ```text
+//! 8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none by fairy-stockfish-in-game
+//! ```
 
 use crate::rules::{Move, Position, RuleSet};
 use crate::solver::Value;
@@ -70,6 +79,9 @@ pub struct Traps {
     /// The positions in the order they were added.
     written: Vec<Position>,
     index: HashMap<Position, Trap>,
+    /// The positions (each standing for its mirror too) where a model
+    /// fooled at no move: its value there, and the models.
+    nothing: HashMap<Position, (Value, Vec<String>)>,
 }
 
 impl Traps {
@@ -124,6 +136,35 @@ impl Traps {
         }
     }
 
+    /// Whether `model` was asked in `pos` (or its mirror) and no move
+    /// fooled it.
+    pub fn found_nothing(&self, pos: &Position, model: &str) -> bool {
+        [*pos, pos.mirror_files()].iter().any(|p| {
+            self.nothing
+                .get(p)
+                .is_some_and(|(_, models)| models.iter().any(|m| m == model))
+        })
+    }
+
+    /// Notes that no move in `pos` (worth `value` to the side to move)
+    /// fooled `model`.
+    pub fn note_nothing(&mut self, pos: Position, value: Value, model: &str) {
+        if self.found_nothing(&pos, model) {
+            return;
+        }
+        let key = if self.nothing.contains_key(&pos.mirror_files()) {
+            pos.mirror_files()
+        } else {
+            pos
+        };
+        self.nothing
+            .entry(key)
+            .or_insert_with(|| (value, Vec::new()))
+            .1
+            .push(model.to_string());
+    }
+
+    /// The traps' count (positions noted `none` are not counted).
     pub fn len(&self) -> usize {
         self.written.len()
     }
@@ -145,8 +186,10 @@ impl Traps {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let (pos, trap) = read_line(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-            traps.insert(pos, trap);
+            match read_line(line).map_err(|e| format!("line {}: {e}", n + 1))? {
+                Line::Trap(pos, trap) => traps.insert(pos, trap),
+                Line::Nothing(pos, value, model) => traps.note_nothing(pos, value, &model),
+            }
         }
         Ok(traps)
     }
@@ -159,6 +202,15 @@ impl Traps {
             let _ = writeln!(out, "# {line}");
         }
         let mut lines: Vec<String> = self.entries().map(|(p, t)| write_line(p, t)).collect();
+        for (pos, (value, models)) in &self.nothing {
+            for model in models {
+                let mut line = format!("{} {value} none", pos.fen());
+                if model != OWN_MODEL {
+                    let _ = write!(line, " by {model}");
+                }
+                lines.push(line);
+            }
+        }
         lines.sort_unstable();
         for line in lines {
             out.push_str(&line);
@@ -185,12 +237,21 @@ fn write_line(pos: &Position, trap: &Trap) -> String {
     line
 }
 
-const WANT: &str =
-    "want: <position text> loss|draw trap <move> reply <move> fools <levels> [by <engine>]";
+const WANT: &str = "want: <position text> loss|draw trap <move> reply <move> fools <levels> [by <engine>], \
+     or <position text> loss|draw none [by <engine>]";
 
-fn read_line(line: &str) -> Result<(Position, Trap), String> {
+/// One line of the table: a trap, or a model no move fooled.
+enum Line {
+    Trap(Position, Trap),
+    Nothing(Position, Value, String),
+}
+
+fn read_line(line: &str) -> Result<Line, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    if words.len() < 10 || words[4] != "trap" || words[6] != "reply" || words[8] != "fools" {
+    let nothing = words.len() >= 5 && words[4] == "none";
+    let trap =
+        words.len() >= 10 && words[4] == "trap" && words[6] == "reply" && words[8] == "fools";
+    if !nothing && !trap {
         return Err(WANT.into());
     }
     let pos =
@@ -198,6 +259,14 @@ fn read_line(line: &str) -> Result<(Position, Trap), String> {
     let value: Value = words[3].parse()?;
     if value == Value::Win {
         return Err("a won position sets no trap".into());
+    }
+    if nothing {
+        let model = match &words[5..] {
+            [] => OWN_MODEL,
+            ["by", name] => name,
+            _ => return Err(WANT.into()),
+        };
+        return Ok(Line::Nothing(pos, value, model.to_string()));
     }
     let mv: Move = words[5].parse()?;
     if !pos.is_legal(mv) {
@@ -229,7 +298,7 @@ fn read_line(line: &str) -> Result<(Position, Trap), String> {
         fools,
         by,
     };
-    Ok((pos, trap))
+    Ok(Line::Trap(pos, trap))
 }
 
 #[cfg(test)]
@@ -294,6 +363,9 @@ mod tests {
                 "loss trap a7a5 reply b2b3 fools 9 by a b",
                 "one engine name",
             ),
+            ("loss none fairy-stockfish", "want:"),
+            ("loss none by", "want:"),
+            ("win none", "won position"),
         ] {
             let err = Traps::parse(&format!("# header\n{pos} {rest}\n")).unwrap_err();
             assert!(
@@ -310,6 +382,31 @@ mod tests {
         let lines = BUILTIN
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-        assert_eq!(traps.len(), lines.count());
+        assert_eq!(traps.to_text("").lines().count(), lines.count());
+    }
+
+    /// A model no move fooled is noted for the position and its mirror,
+    /// beside another model's trap, which still answers; the note reads
+    /// back as written.
+    #[test]
+    fn a_model_no_move_fooled_is_noted_beside_the_trap() {
+        let none = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none by fairy-stockfish-in-game\n";
+        let mut traps = Traps::parse(&format!("{BY}{none}")).unwrap();
+        let pos =
+            Position::from_fen("8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b -", RuleSet::PAWNRACE).unwrap();
+        assert_eq!(traps.len(), 1);
+        assert_eq!(traps.get(&pos).unwrap().by, "fairy-stockfish");
+        assert!(traps.found_nothing(&pos, "fairy-stockfish-in-game"));
+        assert!(traps.found_nothing(&pos.mirror_files(), "fairy-stockfish-in-game"));
+        assert!(!traps.found_nothing(&pos, "fairy-stockfish"));
+        assert_eq!(traps.to_text(""), format!("{none}{BY}"));
+        // Noted again through the mirror, and by the own search: one line
+        // more, under the position first written.
+        traps.note_nothing(pos.mirror_files(), Value::Loss, "fairy-stockfish-in-game");
+        traps.note_nothing(pos.mirror_files(), Value::Loss, OWN_MODEL);
+        let text = traps.to_text("");
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(text.contains("8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none\n"));
+        assert!(Traps::parse(&text).unwrap().found_nothing(&pos, OWN_MODEL));
     }
 }

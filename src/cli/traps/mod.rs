@@ -165,6 +165,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     let (mut chosen, mut assessed) = (0, 0);
     let mut written = true;
     let trap_level = model.opponent().trap_level();
+    let model_name = model.opponent().name().to_string();
     traps::grow(
         &plan,
         roots,
@@ -192,9 +193,13 @@ pub fn run(args: TrapsArgs) -> ExitCode {
                     Some(t) => {
                         chosen += 1;
                         println!("trap {} {} reply {}", pos.fen(), t.mv, t.reply);
-                        written &= save(&args.out, table, &header);
                     }
                     None => println!("none {}", pos.fen()),
+                }
+                // A trap, or a position noted as fooling the model nowhere:
+                // a resumed run asks in neither again.
+                if trap.is_some() || table.found_nothing(pos, &model_name) {
+                    written &= save(&args.out, table, &header);
                 }
                 eprintln!(
                     "{WHO}: {assessed} positions, {chosen} traps, {:.0} s",
@@ -367,7 +372,7 @@ fn header(existing: &str, this_run: String) -> String {
         "Traps set ahead of time near the openings' start (see src/proofs/traps.rs):\n\
          the position's text, its proven value for the side to move (loss or draw), the move\n\
          to play, the model opponent's reply proven to throw its result away, and the depths\n\
-         at which the model chose that reply.",
+         at which the model chose that reply; or `none` where no move fooled the model.",
         existing,
         this_run,
     )
