@@ -344,6 +344,29 @@ mod tests {
         }
     }
 
+    /// Walks from `root` alone (no moves kept, no earlier turns); the
+    /// positions assessed.
+    fn walk_from(
+        root: Position,
+        plan: &Plan,
+        model: &mut dyn Opponent,
+        solver: &mut Solver,
+        table: &mut traps::Traps,
+    ) -> usize {
+        let mut assessed = 0;
+        let roots = vec![Root {
+            pos: root,
+            keep: Vec::new(),
+            before: Vec::new(),
+        }];
+        grow(plan, roots, model, solver, table, &Stop::new(), &mut |e| {
+            if let Event::Assessed { .. } = e {
+                assessed += 1;
+            }
+        });
+        assessed
+    }
+
     /// A model that answers every position with its first legal move, at
     /// two levels: a weak opponent, so that some move of a lost position
     /// fools it.
@@ -400,26 +423,7 @@ mod tests {
         };
         let mut solver = Solver::new(16);
         let walk = |table: &mut traps::Traps, solver: &mut Solver| {
-            let mut assessed = 0;
-            let roots = vec![Root {
-                pos: root,
-                keep: Vec::new(),
-                before: Vec::new(),
-            }];
-            grow(
-                &plan,
-                roots,
-                &mut FirstMove,
-                solver,
-                table,
-                &Stop::new(),
-                &mut |e| {
-                    if let Event::Assessed { .. } = e {
-                        assessed += 1;
-                    }
-                },
-            );
-            assessed
+            walk_from(root, &plan, &mut FirstMove, solver, table)
         };
         assert_eq!(walk(&mut table, &mut solver), 1);
         let trap = table.get(&root).unwrap();
@@ -499,27 +503,7 @@ mod tests {
         let mut table = traps::Traps::default();
         let mut solver = Solver::new(16);
         let mut walk = |table: &mut traps::Traps, silent: bool| {
-            let mut assessed = 0;
-            let roots = vec![Root {
-                pos: root,
-                keep: Vec::new(),
-                before: Vec::new(),
-            }];
-            grow(
-                &plan,
-                roots,
-                &mut Perfect { silent },
-                &mut solver,
-                table,
-                &Stop::new(),
-                &mut |e| {
-                    if let Event::Assessed { chosen, .. } = e {
-                        assert!(chosen.is_none());
-                        assessed += 1;
-                    }
-                },
-            );
-            assessed
+            walk_from(root, &plan, &mut Perfect { silent }, &mut solver, table)
         };
         assert_eq!(walk(&mut table, true), 1);
         assert_eq!(table.to_text(""), "", "a failed model noted");
