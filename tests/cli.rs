@@ -388,6 +388,55 @@ fn book_merge_completes_decided_entries_and_adds_new_ones() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `pawnrace traps --merge`: two shards' tables, grown apart from the one
+/// given as --out, come back into it with their runs; a shard that does
+/// not read leaves --out as it was.
+#[test]
+fn traps_merge_takes_in_the_shards() {
+    let dir = common::temp_dir("traps-merge");
+    let head = |runs: &[&str]| {
+        runs.iter()
+            .map(|r| format!("# run: pawnrace traps {r}\n"))
+            .collect::<String>()
+    };
+    let p = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 9 10\n";
+    let q = "8/1ppppppp/8/8/8/8/1PPPPPPP/8 w - loss none by m\n";
+    let r = "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - draw trap h2h4 reply g7g5 fools 3 by m\n";
+    let path = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let out = path("traps.txt", format!("{}{p}", head(&["--gaps AA"])));
+    let one = path(
+        "s0.txt",
+        format!("{}{p}{q}", head(&["--gaps AA", "--gaps AB"])),
+    );
+    let two = path(
+        "s1.txt",
+        format!("{}{p}{r}", head(&["--gaps AA", "--gaps AC"])),
+    );
+    let (ok, _, err) = pawnrace(&["traps", "--merge", &one, &two, "--out", &out]);
+    assert!(ok && err.contains("merged 2 tables: 1 traps set"), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let runs: Vec<&str> = text.lines().filter(|l| l.starts_with("# run: ")).collect();
+    assert_eq!(
+        runs,
+        [
+            "# run: pawnrace traps --gaps AA",
+            "# run: pawnrace traps --gaps AB",
+            "# run: pawnrace traps --gaps AC"
+        ]
+    );
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines, [q.trim(), p.trim(), r.trim()]);
+    let bad = path("bad.txt", "8/8/8/8/8/8/8/8 w - loss\n".to_string());
+    let (ok, _, err) = pawnrace(&["traps", "--merge", &one, &bad, "--out", &out]);
+    assert!(!ok && err.contains("bad.txt: line 1"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `pawnrace traps` from a lost position: the trap it writes is proven
 /// again by `--check`, which refuses a reply that throws nothing away.
 #[test]

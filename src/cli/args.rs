@@ -185,17 +185,19 @@ pub fn append_to(path: &Path, header: impl FnOnce() -> String) -> std::io::Resul
 }
 
 /// A resumable table's header: `about` (what its lines mean), then every
-/// `run: ` line of the `existing` file's header, and `this_run` unless it
-/// is there already.
-pub fn runs_header(about: &str, existing: &str, this_run: String) -> String {
-    let mut runs: Vec<String> = existing
+/// `run: ` line of the `existing` file's header (once each), and
+/// `this_run` unless it is there already.
+pub fn runs_header(about: &str, existing: &str, this_run: Option<String>) -> String {
+    let mut runs: Vec<String> = Vec::new();
+    let earlier = existing
         .lines()
         .filter_map(|l| l.strip_prefix("# "))
         .filter(|l| l.starts_with("run: "))
-        .map(str::to_string)
-        .collect();
-    if !runs.contains(&this_run) {
-        runs.push(this_run);
+        .map(str::to_string);
+    for run in earlier.chain(this_run) {
+        if !runs.contains(&run) {
+            runs.push(run);
+        }
     }
     format!(
         "{about}\nEach run below resumes from this file.\n{}",

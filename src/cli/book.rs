@@ -144,7 +144,7 @@ fn header(existing: &str, this_run: String) -> String {
          the position's text, then for the side to move: win|loss|draw plies pv <line>\n\
          (plies ? and a one-move line: the value and a move keeping it, the distance not proven).",
         existing,
-        this_run,
+        Some(this_run),
     )
 }
 

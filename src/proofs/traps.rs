@@ -164,6 +164,50 @@ impl Traps {
             .push(model.to_string());
     }
 
+    /// Takes in what `shards` (walks resumed from `base`, each a copy of
+    /// it grown apart) changed: a trap a shard set or replaced replaces
+    /// this table's, and every `none` note is kept. Two shards that set
+    /// different traps in one position are an error, naming it. Returns the
+    /// traps set.
+    pub fn merge(&mut self, base: &Traps, shards: &[Traps]) -> Result<usize, String> {
+        let mut set: HashMap<Position, Trap> = HashMap::new();
+        for shard in shards {
+            for (pos, trap) in shard.entries() {
+                if base.get(pos).as_ref() == Some(trap) {
+                    continue;
+                }
+                let key = [*pos, pos.mirror_files()]
+                    .into_iter()
+                    .find(|k| set.contains_key(k));
+                match key {
+                    Some(k) if k != *pos => {
+                        let mirrored = trap.mirror_files(pos.rules().width());
+                        if set[&k] != mirrored {
+                            return Err(format!("shards set different traps in {}", pos.fen()));
+                        }
+                    }
+                    Some(_) if set[pos] != *trap => {
+                        return Err(format!("shards set different traps in {}", pos.fen()));
+                    }
+                    Some(_) => {}
+                    None => {
+                        set.insert(*pos, trap.clone());
+                    }
+                }
+            }
+            for (pos, (value, models)) in &shard.nothing {
+                for model in models {
+                    self.note_nothing(*pos, *value, model);
+                }
+            }
+        }
+        let count = set.len();
+        for (pos, trap) in set {
+            self.replace(pos, trap);
+        }
+        Ok(count)
+    }
+
     /// The traps' count (positions noted `none` are not counted).
     pub fn len(&self) -> usize {
         self.written.len()
@@ -373,6 +417,36 @@ mod tests {
                 "{rest}: {err}"
             );
         }
+    }
+
+    /// Two shards grown apart from one table: each one's new or replaced
+    /// traps and its notes are taken in, a trap a shard left as it was
+    /// does not undo another's change, and two different traps set in one
+    /// position (here through its mirror) are an error.
+    #[test]
+    fn shards_merge_into_their_base() {
+        let start = "8/1ppppppp/8/8/8/8/1PPPPPPP/8 w - loss trap e2e4 reply d7d5 fools 1 by x\n";
+        let base = Traps::parse(&format!("{LINE}{start}")).unwrap();
+        let one = Traps::parse(&format!(
+            "{BY}{start}8/1ppppppp/8/8/8/8/1PPPPPPP/8 w - loss none by y\n"
+        ))
+        .unwrap();
+        let other = "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - draw trap h2h4 reply g7g5 fools 3 by x\n";
+        let two = Traps::parse(&format!("{LINE}{start}{other}")).unwrap();
+        let mut merged = base.clone();
+        assert_eq!(merged.merge(&base, &[one.clone(), two.clone()]), Ok(2));
+        let text = merged.to_text("");
+        for line in [BY, start, other] {
+            assert!(text.contains(line), "{line} in {text}");
+        }
+        assert!(text.contains(" w - loss none by y\n"), "{text}");
+        assert_eq!(text.lines().count(), 4, "{text}");
+        // The mirror of LINE's position, with another trap than BY's.
+        let clash = "8/ppppp1pp/8/8/5P2/8/PPPPP1P1/8 b - loss trap h7h6 reply g2g3 fools 9\n";
+        let three = Traps::parse(clash).unwrap();
+        let mut merged = base.clone();
+        let err = merged.merge(&base, &[one, three]).unwrap_err();
+        assert!(err.contains("different traps"), "{err}");
     }
 
     /// Every committed line reads, and sets no trap in a won position.

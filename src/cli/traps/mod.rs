@@ -83,6 +83,11 @@ pub struct TrapsArgs {
     /// away. Fails on any disagreement.
     #[arg(long, value_name = "N")]
     check: Option<usize>,
+    /// Instead of walking, take in what these tables changed (copies of
+    /// --out grown apart by walks run side by side, one per core): their
+    /// traps, their `none` notes, and their runs in the header.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    merge: Vec<PathBuf>,
     /// The most nodes one proof of `--check` may take.
     #[arg(long, default_value_t = 500_000_000)]
     check_nodes: u64,
@@ -110,6 +115,9 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     };
     if let Some(every) = args.check {
         return check::check(&table, every.max(1), &args);
+    }
+    if !args.merge.is_empty() {
+        return merge(&args, &existing, table);
     }
     let mut model = match Model::new(&args) {
         Ok(m) => m,
@@ -157,7 +165,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         choice_ms: args.choice_ms,
         proof_ms: args.proof_ms,
     };
-    let header = header(&existing, this_run(&args));
+    let header = header(&existing, Some(this_run(&args)));
     let mut solver = Solver::new(args.table.mib);
     let cache = CacheFile::open(WHO, args.cache.as_deref(), &mut solver);
     let stop = super::stop_on_ctrl_c("the traps run");
@@ -233,6 +241,47 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `--merge`: the shards' changes and runs into `--out`.
+fn merge(args: &TrapsArgs, existing: &str, mut table: Traps) -> ExitCode {
+    let mut texts = existing.to_string();
+    let mut shards = Vec::new();
+    for path in &args.merge {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{WHO}: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        match Traps::parse(&text) {
+            Ok(t) => shards.push(t),
+            Err(e) => {
+                eprintln!("{WHO}: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        texts.push('\n');
+        texts.push_str(&text);
+    }
+    let base = table.clone();
+    let set = match table.merge(&base, &shards) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("{WHO}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if !save(&args.out, &table, &header(&texts, None)) {
+        return ExitCode::FAILURE;
+    }
+    eprintln!(
+        "{WHO}: merged {} tables: {set} traps set, table {} positions",
+        shards.len(),
+        table.len()
+    );
+    ExitCode::SUCCESS
 }
 
 /// The model opponent the run asks for: the engine's own search, or the
@@ -366,8 +415,9 @@ fn this_run(args: &TrapsArgs) -> String {
     )
 }
 
-/// The table's header: what its lines mean, and every run that grew it.
-fn header(existing: &str, this_run: String) -> String {
+/// The table's header: what its lines mean, and every run that grew it
+/// (`existing`'s, then `this_run`).
+fn header(existing: &str, this_run: Option<String>) -> String {
     super::args::runs_header(
         "Traps set ahead of time near the openings' start (see src/proofs/traps.rs):\n\
          the position's text, its proven value for the side to move (loss or draw), the move\n\
