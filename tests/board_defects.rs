@@ -57,6 +57,18 @@ async fn soon(b: &Browser, condition: &str, within: Duration) {
     }
 }
 
+/// Plays `m` by two clicks and waits until the page has it in its move
+/// list: in a proven position the engine answers within milliseconds, and
+/// the page's thinking state can come and go between two looks at it.
+async fn play_move(b: &Browser, m: &str) {
+    let played = b.js("return pawnrace.play.moves.length;", vec![]).await;
+    click_move(b, m).await;
+    b.wait_until(&format!(
+        "pawnrace.play.moves.length > {played} && pawnrace.play.moves[{played}].uci === '{m}'"
+    ))
+    .await;
+}
+
 /// The person (white) plays `choose`'s moves by clicks, at most `moves` of
 /// them, until the game is over.
 async fn play_white_to_the_end(b: &Browser, moves: usize) {
@@ -70,16 +82,8 @@ async fn play_white_to_the_end(b: &Browser, moves: usize) {
         }
         // The board takes no input while the last move is animated.
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let played = b.js("return pawnrace.play.moves.length;", vec![]).await;
         let m = choose(&legal_moves(b).await, true);
-        click_move(b, &m).await;
-        // Past the person's move, by the move list: in a proven position
-        // the engine answers within milliseconds, and the page's thinking
-        // state can come and go between two looks at it.
-        b.wait_until(&format!(
-            "pawnrace.play.moves.length > {played} && pawnrace.play.moves[{played}].uci === '{m}'"
-        ))
-        .await;
+        play_move(b, &m).await;
     }
 }
 
@@ -298,7 +302,7 @@ async fn after_a_loss_the_page_shows_the_move_that_lost_and_what_held() {
     b.wait_until("document.body.dataset.state === 'your-move' && pawnrace.play.moves.length === 0")
         .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    click_move(&b, "h2h3").await;
+    play_move(&b, "h2h3").await;
     play_white_to_the_end(&b, 8).await;
     b.wait_until("!document.getElementById('banner').hidden")
         .await;
