@@ -164,12 +164,13 @@ impl Traps {
             .push(model.to_string());
     }
 
-    /// Takes in what `shards` (walks resumed from `base`, each a copy of
-    /// it grown apart) changed: a trap a shard set or replaced replaces
+    /// Takes in what `shards` (walks resumed from this table, each a copy
+    /// of it grown apart) changed: a trap a shard set or replaced replaces
     /// this table's, and every `none` note is kept. Two shards that set
-    /// different traps in one position are an error, naming it. Returns the
-    /// traps set.
-    pub fn merge(&mut self, base: &Traps, shards: &[Traps]) -> Result<usize, String> {
+    /// different traps in one position are an error, naming it, and leave
+    /// the table as it was. Returns the traps set.
+    pub fn merge(&mut self, shards: &[Traps]) -> Result<usize, String> {
+        let base = self.clone();
         let mut set: HashMap<Position, Trap> = HashMap::new();
         for shard in shards {
             for (pos, trap) in shard.entries() {
@@ -195,6 +196,8 @@ impl Traps {
                     }
                 }
             }
+        }
+        for shard in shards {
             for (pos, (value, models)) in &shard.nothing {
                 for model in models {
                     self.note_nothing(*pos, *value, model);
@@ -434,7 +437,7 @@ mod tests {
         let other = "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - draw trap h2h4 reply g7g5 fools 3 by x\n";
         let two = Traps::parse(&format!("{LINE}{start}{other}")).unwrap();
         let mut merged = base.clone();
-        assert_eq!(merged.merge(&base, &[one.clone(), two.clone()]), Ok(2));
+        assert_eq!(merged.merge(&[one.clone(), two.clone()]), Ok(2));
         let text = merged.to_text("");
         for line in [BY, start, other] {
             assert!(text.contains(line), "{line} in {text}");
@@ -445,7 +448,7 @@ mod tests {
         let clash = "8/ppppp1pp/8/8/5P2/8/PPPPP1P1/8 b - loss trap h7h6 reply g2g3 fools 9\n";
         let three = Traps::parse(clash).unwrap();
         let mut merged = base.clone();
-        let err = merged.merge(&base, &[one, three]).unwrap_err();
+        let err = merged.merge(&[one, three]).unwrap_err();
         assert!(err.contains("different traps"), "{err}");
     }
 

@@ -248,25 +248,20 @@ fn merge(args: &TrapsArgs, existing: &str, mut table: Traps) -> ExitCode {
     let mut texts = existing.to_string();
     let mut shards = Vec::new();
     for path in &args.merge {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{WHO}: {}: {e}", path.display());
-                return ExitCode::FAILURE;
+        let read = std::fs::read_to_string(path).map_err(|e| e.to_string());
+        match read.and_then(|text| Ok((Traps::parse(&text)?, text))) {
+            Ok((shard, text)) => {
+                shards.push(shard);
+                texts.push('\n');
+                texts.push_str(&text);
             }
-        };
-        match Traps::parse(&text) {
-            Ok(t) => shards.push(t),
             Err(e) => {
                 eprintln!("{WHO}: {}: {e}", path.display());
                 return ExitCode::FAILURE;
             }
         }
-        texts.push('\n');
-        texts.push_str(&text);
     }
-    let base = table.clone();
-    let set = match table.merge(&base, &shards) {
+    let set = match table.merge(&shards) {
         Ok(n) => n,
         Err(e) => {
             eprintln!("{WHO}: {e}");
