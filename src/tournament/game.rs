@@ -4,7 +4,8 @@
 //! through [`Player`], so a game can be played against scripted players.
 
 use super::clock::{Clocks, TimeControl};
-use super::player::{Answer, Fault, FaultKind, Player, Start};
+use super::player::{Player, Start};
+use super::reply::{Answer, Fault, FaultKind};
 use crate::rules::{Color, Game, Gaps, Move, Outcome, Position, RuleSet, parse_move};
 use crate::solver::{SolveLimits, Solver};
 use crate::stop::Stop;

@@ -12,9 +12,11 @@
 mod clock;
 mod engine_proc;
 mod game;
+mod link;
 pub mod pgn;
 mod plan;
 mod player;
+mod reply;
 mod report;
 mod stats;
 #[cfg(test)]
@@ -23,10 +25,10 @@ mod uci_player;
 
 pub use clock::{Clocks, TimeControl};
 pub use game::{Adjudicator, GameRecord, Opening, Referee, Termination, play_game};
+pub use link::{EngineOption, Launch};
 pub use plan::{Openings, Pairing, schedule};
-pub use player::{
-    Answer, AutorunnerPlayer, EngineOption, Fault, FaultKind, Launch, PawnracePlayer, Player, Start,
-};
+pub use player::{AutorunnerPlayer, PawnracePlayer, Player, Start};
+pub use reply::{Answer, Fault, FaultKind};
 pub use report::{progress_line, table};
 pub use stats::{
     Elo, MatchTally, MoveTimes, Pentanomial, Score, Sprt, SprtDecision, elo, elo_from_score,

@@ -1,7 +1,7 @@
 //! The match's results as text: a one-line progress summary and the final
 //! table. Pure functions of the tally, so the layout is testable.
 
-use super::player::FaultKind;
+use super::reply::FaultKind;
 use super::stats::{Elo, MatchTally, Score, Sprt, SprtDecision, elo};
 use std::fmt::Write;
 use std::time::Duration;

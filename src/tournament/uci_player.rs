@@ -5,9 +5,9 @@
 //! (`id`, `option`, `info`, `info string`).
 
 use super::engine_proc::LineConn;
-use super::player::{
-    Answer, EngineOption, Fault, FaultKind, Launch, Player, Start, ask, open, send,
-};
+use super::link::{EngineOption, Launch, Link, ask, send};
+use super::player::{Player, Start};
+use super::reply::{Answer, Fault, FaultKind};
 use crate::rules::{Color, Gaps, Move};
 use std::time::Duration;
 
@@ -15,72 +15,56 @@ use std::time::Duration;
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
 pub struct UciPlayer {
-    launch: Launch,
-    conn: Option<LineConn>,
-    /// Sent once after `uciok`, in the order given.
-    options: Vec<EngineOption>,
-    /// Patience for the handshake and `isready`.
-    command_patience: Duration,
+    link: Link,
 }
 
 impl UciPlayer {
+    /// `options` are sent once after `uciok`, in the order given;
+    /// `command_patience` is the patience for the handshake and `isready`.
     pub fn new(
         launch: Launch,
         options: Vec<EngineOption>,
         command_patience: Duration,
     ) -> UciPlayer {
         UciPlayer {
-            launch,
-            conn: None,
-            options,
-            command_patience,
+            link: Link::new(launch, handshake, options, command_patience),
         }
     }
+}
 
-    /// The connection, started and through the handshake if there is none.
-    fn conn(&mut self) -> Result<&mut LineConn, Fault> {
-        if self.conn.is_none() {
-            self.conn = Some(open(&self.launch)?);
-            if let Err(fault) = self.handshake() {
-                self.conn = None;
-                return Err(fault);
-            }
-        }
-        Ok(self.conn.as_mut().expect("opened above"))
+/// `uci` to `uciok`, the options, then `isready` to `readyok`.
+fn handshake(
+    conn: &mut LineConn,
+    options: &[EngineOption],
+    patience: Duration,
+) -> Result<(), Fault> {
+    exchange(conn, "uci", "uciok", patience)?;
+    for option in options {
+        send(conn, &option.setoption())?;
     }
+    exchange(conn, "isready", "readyok", patience)?;
+    Ok(())
+}
 
-    /// `uci` to `uciok`, the options, then `isready` to `readyok`.
-    fn handshake(&mut self) -> Result<(), Fault> {
-        let patience = self.command_patience;
-        self.exchange("uci", "uciok", patience)?;
-        let conn = self.conn.as_mut().expect("started by conn");
-        for option in &self.options {
-            send(conn, &option.setoption())?;
-        }
-        self.exchange("isready", "readyok", patience)?;
-        Ok(())
-    }
-
-    /// Sends `line`, then reads until a line whose first word is `until`,
-    /// which it returns with the time since `line` was written.
-    fn exchange(&mut self, line: &str, until: &str, patience: Duration) -> Result<Answer, Fault> {
-        let conn = self
-            .conn
-            .as_mut()
-            .ok_or_else(|| Fault::new(FaultKind::Crash, "not running"))?;
-        let ends = |reply: &str| reply.split_whitespace().next() == Some(until);
-        let waiting = format!("to '{line}' (waiting for {until})");
-        ask(conn, line, patience, ends, &waiting)
-    }
+/// Sends `line`, then reads until a line whose first word is `until`,
+/// which it returns with the time since `line` was written.
+fn exchange(
+    conn: &mut LineConn,
+    line: &str,
+    until: &str,
+    patience: Duration,
+) -> Result<Answer, Fault> {
+    let ends = |reply: &str| reply.split_whitespace().next() == Some(until);
+    let waiting = format!("to '{line}' (waiting for {until})");
+    ask(conn, line, patience, ends, &waiting)
 }
 
 impl Player for UciPlayer {
     fn start_game(&mut self, _colour: Color) -> Result<(), Fault> {
-        let patience = self.command_patience;
-        self.conn()?;
-        let conn = self.conn.as_mut().expect("started above");
+        let patience = self.link.patience;
+        let conn = self.link.conn()?;
         send(conn, "ucinewgame")?;
-        self.exchange("isready", "readyok", patience)?;
+        exchange(conn, "isready", "readyok", patience)?;
         Ok(())
     }
 
@@ -111,8 +95,9 @@ impl Player for UciPlayer {
                 position.push_str(&format!(" {m}"));
             }
         }
-        send(self.conn()?, &position)?;
-        let answer = self.exchange(&format!("go {go_args}"), "bestmove", patience)?;
+        let conn = self.link.conn()?;
+        send(conn, &position)?;
+        let answer = exchange(conn, &format!("go {go_args}"), "bestmove", patience)?;
         let text = answer
             .text
             .split_whitespace()
@@ -126,10 +111,7 @@ impl Player for UciPlayer {
     }
 
     fn end_game(&mut self, faulted: bool) {
-        // A faulted engine may be in any state; a TCP session is one game.
-        if (faulted || matches!(self.launch, Launch::Tcp(_)))
-            && let Some(conn) = self.conn.take()
-        {
+        if let Some(conn) = self.link.end_game(faulted) {
             conn.quit(QUIT_GRACE);
         }
     }
@@ -139,7 +121,7 @@ impl Drop for UciPlayer {
     /// At the end of the match the engine is told to `quit`, not only
     /// killed.
     fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
+        if let Some(conn) = self.link.take() {
             conn.quit(QUIT_GRACE);
         }
     }

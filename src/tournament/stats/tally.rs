@@ -5,7 +5,7 @@ use super::elo::{Pentanomial, Score};
 use super::sprt::Sprt;
 use crate::rules::Color;
 use crate::tournament::game::{GameRecord, Termination};
-use crate::tournament::player::FaultKind;
+use crate::tournament::reply::FaultKind;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
