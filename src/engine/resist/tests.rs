@@ -1,7 +1,9 @@
 //! The practical choice: traps proven again by solvers of their own,
 //! draws held only by moves that hold them, and nothing chosen in a win.
 
+use super::model::{MODEL_TABLE_MIB, model_replies};
 use super::*;
+use crate::engine::tt::Table;
 use crate::rules::parse_move;
 use crate::testkit::{proven_value as value, replay};
 use std::time::Instant;
