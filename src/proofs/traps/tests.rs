@@ -1,0 +1,136 @@
+//! The traps table's text: read, written, mirrored and merged.
+
+use super::*;
+
+const LINE: &str = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 9 10\n";
+const BY: &str = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a5 reply b2b3 fools 500000 1000000 by fairy-stockfish\n";
+
+#[test]
+fn lines_round_trip_and_mirrors_answer() {
+    let traps = Traps::parse(LINE).unwrap();
+    assert_eq!(traps.to_text(""), LINE);
+    assert_eq!(traps.len(), 1);
+    let pos = Position::from_fen("8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b -", RuleSet::PAWNRACE).unwrap();
+    let trap = traps.get(&pos).unwrap();
+    assert_eq!(
+        (trap.value, trap.fools.as_slice()),
+        (Value::Loss, &[9, 10][..])
+    );
+    let mirror = traps.get(&pos.mirror_files()).unwrap();
+    assert_eq!(
+        (mirror.mv.to_string(), mirror.reply.to_string()),
+        ("h7h5".into(), "g2g3".into())
+    );
+    let with_header = traps.to_text("made by hand");
+    assert!(with_header.starts_with("# made by hand\n"));
+    assert_eq!(Traps::parse(&with_header).unwrap().len(), 1);
+}
+
+/// Another engine's trap names it, and replacing a trap keeps one line
+/// for a position and its mirror.
+#[test]
+fn another_models_traps_name_it_and_replace_in_place() {
+    let mut traps = Traps::parse(LINE).unwrap();
+    let theirs = Traps::parse(BY).unwrap();
+    let (pos, trap) = theirs.entries().next().unwrap();
+    assert_eq!(
+        (trap.by.as_str(), trap.fools.as_slice()),
+        ("fairy-stockfish", &[500_000, 1_000_000][..])
+    );
+    assert_eq!(theirs.to_text(""), BY);
+    let mirrored = trap.mirror_files(8);
+    traps.replace(pos.mirror_files(), mirrored);
+    assert_eq!(traps.to_text(""), BY);
+    assert_eq!(traps.get(pos).unwrap().by, "fairy-stockfish");
+}
+
+#[test]
+fn bad_lines_are_named() {
+    let pos = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b -";
+    for (rest, what) in [
+        ("loss trap a7a5 reply b2b3", "want:"),
+        ("win trap a7a5 reply b2b3 fools 9", "won position"),
+        ("maybe trap a7a5 reply b2b3 fools 9", "not win"),
+        ("loss trap a7a4 reply b2b3 fools 9", "not legal"),
+        ("loss trap a7a5 reply b2b5 fools 9", "not legal after"),
+        ("loss trap a7a5 reply b2b3 fools 0", "not a search depth"),
+        ("loss trap a7a5 reply b2b3 fools 9 by", "one engine name"),
+        (
+            "loss trap a7a5 reply b2b3 fools 9 by a b",
+            "one engine name",
+        ),
+        ("loss none fairy-stockfish", "want:"),
+        ("loss none by", "want:"),
+        ("win none", "won position"),
+    ] {
+        let err = Traps::parse(&format!("# header\n{pos} {rest}\n")).unwrap_err();
+        assert!(
+            err.starts_with("line 2: ") && err.contains(what),
+            "{rest}: {err}"
+        );
+    }
+}
+
+/// Two shards grown apart from one table: each one's new or replaced
+/// traps and its notes are taken in, a trap a shard left as it was
+/// does not undo another's change, and two different traps set in one
+/// position (here through its mirror) are an error.
+#[test]
+fn shards_merge_into_their_base() {
+    let start = "8/1ppppppp/8/8/8/8/1PPPPPPP/8 w - loss trap e2e4 reply d7d5 fools 1 by x\n";
+    let base = Traps::parse(&format!("{LINE}{start}")).unwrap();
+    let one = Traps::parse(&format!(
+        "{BY}{start}8/1ppppppp/8/8/8/8/1PPPPPPP/8 w - loss none by y\n"
+    ))
+    .unwrap();
+    let other = "8/ppppppp1/8/8/8/8/1PPPPPPP/8 w - draw trap h2h4 reply g7g5 fools 3 by x\n";
+    let two = Traps::parse(&format!("{LINE}{start}{other}")).unwrap();
+    let mut merged = base.clone();
+    assert_eq!(merged.merge(&[one.clone(), two.clone()]), Ok(2));
+    let text = merged.to_text("");
+    for line in [BY, start, other] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+    assert!(text.contains(" w - loss none by y\n"), "{text}");
+    assert_eq!(text.lines().count(), 4, "{text}");
+    // The mirror of LINE's position, with another trap than BY's.
+    let clash = "8/ppppp1pp/8/8/5P2/8/PPPPP1P1/8 b - loss trap h7h6 reply g2g3 fools 9\n";
+    let three = Traps::parse(clash).unwrap();
+    let mut merged = base.clone();
+    let err = merged.merge(&[one, three]).unwrap_err();
+    assert!(err.contains("different traps"), "{err}");
+}
+
+/// Every committed line reads, and sets no trap in a won position.
+#[test]
+fn the_builtin_table_reads() {
+    let traps = Traps::parse(BUILTIN).unwrap();
+    let lines = BUILTIN
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    assert_eq!(traps.to_text("").lines().count(), lines.count());
+}
+
+/// A model no move fooled is noted for the position and its mirror,
+/// beside another model's trap, which still answers; the note reads
+/// back as written.
+#[test]
+fn a_model_no_move_fooled_is_noted_beside_the_trap() {
+    let none = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none by fairy-stockfish-in-game\n";
+    let mut traps = Traps::parse(&format!("{BY}{none}")).unwrap();
+    let pos = Position::from_fen("8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b -", RuleSet::PAWNRACE).unwrap();
+    assert_eq!(traps.len(), 1);
+    assert_eq!(traps.get(&pos).unwrap().by, "fairy-stockfish");
+    assert!(traps.found_nothing(&pos, "fairy-stockfish-in-game"));
+    assert!(traps.found_nothing(&pos.mirror_files(), "fairy-stockfish-in-game"));
+    assert!(!traps.found_nothing(&pos, "fairy-stockfish"));
+    assert_eq!(traps.to_text(""), format!("{none}{BY}"));
+    // Noted again through the mirror, and by the own search: one line
+    // more, under the position first written.
+    traps.note_nothing(pos.mirror_files(), Value::Loss, "fairy-stockfish-in-game");
+    traps.note_nothing(pos.mirror_files(), Value::Loss, OWN_MODEL);
+    let text = traps.to_text("");
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.contains("8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none\n"));
+    assert!(Traps::parse(&text).unwrap().found_nothing(&pos, OWN_MODEL));
+}
