@@ -69,7 +69,13 @@ pub struct BookArgs {
 }
 
 pub fn run(args: BookArgs) -> ExitCode {
-    let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
+    let existing = match super::read_out(&args.out) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{WHO}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let book = match Book::parse(&existing) {
         Ok(b) => b,
         Err(e) => {

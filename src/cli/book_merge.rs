@@ -48,11 +48,10 @@ const WHO: &str = "pawnrace book-merge";
 const BUCKETS: [u64; 6] = [1_000, 10_000, 100_000, 1_000_000, 10_000_000, u64::MAX];
 
 pub fn run(args: MergeArgs) -> ExitCode {
-    let existing = match std::fs::read_to_string(&args.out) {
+    let existing = match super::read_out(&args.out) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => {
-            eprintln!("{WHO}: {}: {e}", args.out.display());
+            eprintln!("{WHO}: {e}");
             return ExitCode::FAILURE;
         }
     };

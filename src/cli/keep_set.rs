@@ -60,7 +60,13 @@ fn parse_plies(s: &str) -> Result<(u32, u32), String> {
 }
 
 pub fn run(args: KeepSetArgs) -> ExitCode {
-    let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
+    let existing = match super::read_out(&args.out) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("pawnrace keep-set: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let set = match keep::parse_set(&existing) {
         Ok(set) => set,
         Err(e) => {

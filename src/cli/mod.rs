@@ -22,7 +22,20 @@ pub mod tune;
 pub mod xboard;
 
 use pawnrace::stop::Stop;
+use std::path::Path;
 use std::sync::Arc;
+
+/// The text of the table a resumable run grows (`--out`), read before it
+/// writes anything. A file not there yet is an empty table; one that cannot
+/// be read (not text, a folder, not permitted) is an error naming it, so
+/// that a run never writes over a file it could not read.
+pub fn read_out(path: &Path) -> Result<String, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
 
 /// Logs go to stderr: stdout belongs to the protocol. `default` is the
 /// level when `RUST_LOG` does not say.

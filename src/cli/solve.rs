@@ -115,15 +115,15 @@ pub fn run(args: SolveArgs) -> ExitCode {
 }
 
 fn all_gaps(args: &SolveArgs, limits: SolveLimits, threads: usize) -> ExitCode {
-    let mut table = match std::fs::read_to_string(&args.out) {
-        Ok(text) => match Openings::parse(&text) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("pawnrace solve: {}: {e}", args.out.display());
-                return ExitCode::FAILURE;
-            }
-        },
-        Err(_) => Openings::default(),
+    let parsed = super::read_out(&args.out).and_then(|text| {
+        Openings::parse(&text).map_err(|e| format!("{}: {e}", args.out.display()))
+    });
+    let mut table = match parsed {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("pawnrace solve: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let prove_limits = ProveLimits {
         opening: limits,

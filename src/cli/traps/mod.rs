@@ -105,7 +105,13 @@ pub struct TrapsArgs {
 const WHO: &str = "pawnrace traps";
 
 pub fn run(args: TrapsArgs) -> ExitCode {
-    let existing = std::fs::read_to_string(&args.out).unwrap_or_default();
+    let existing = match super::read_out(&args.out) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{WHO}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let mut table = match Traps::parse(&existing) {
         Ok(t) => t,
         Err(e) => {
