@@ -72,14 +72,28 @@ fn walk_from(
     assessed
 }
 
-/// A model that answers every position with its first legal move, at
-/// two levels: a weak opponent, so that some move of a lost position
-/// fools it.
-struct FirstMove;
+/// A test model: at both of its levels (labelled 100 and 200; a trap
+/// must fool it at the second) it answers `reply`'s move, and it notes
+/// each position it is asked in, with the earlier turns it is given.
+struct Scripted {
+    name: &'static str,
+    reply: fn(&Position) -> Option<Move>,
+    asked: Vec<(Position, Vec<Position>)>,
+}
 
-impl Opponent for FirstMove {
+impl Scripted {
+    fn new(name: &'static str, reply: fn(&Position) -> Option<Move>) -> Scripted {
+        Scripted {
+            name,
+            reply,
+            asked: Vec::new(),
+        }
+    }
+}
+
+impl Opponent for Scripted {
     fn name(&self) -> &str {
-        "first-move"
+        self.name
     }
     fn label(&self, level: u32) -> u32 {
         level * 100
@@ -90,18 +104,44 @@ impl Opponent for FirstMove {
     fn replies(
         &mut self,
         pos: &Position,
-        _: &[Position],
+        earlier: &[Position],
         _: u64,
         _: &Clock,
         _: &Stop,
     ) -> Option<resist::Seen> {
-        let first = *pos.legal_moves().first()?;
+        self.asked.push((*pos, earlier.to_vec()));
+        let reply = (self.reply)(pos)?;
         Some(resist::Seen {
-            replies: vec![first, first],
+            replies: vec![reply, reply],
             score: crate::engine::Score::Cp(0),
             nodes: 0,
         })
     }
+}
+
+/// A weak opponent's reply, so that some move of a lost position fools it.
+fn first_move(pos: &Position) -> Option<Move> {
+    pos.legal_moves().first().copied()
+}
+
+/// A move proven to keep the mover's result, so that no move fools it.
+fn keeping_move(pos: &Position) -> Option<Move> {
+    let mine = value(pos);
+    pos.legal_moves().iter().copied().find(|&m| {
+        let after = pos.play_unchecked(m);
+        let theirs = match after.outcome() {
+            Some(_) => Value::Loss,
+            None => value(&after),
+        };
+        theirs == Value::Loss
+            || (mine == Value::Draw && theirs == Value::Draw)
+            || mine == Value::Loss
+    })
+}
+
+/// No answer, as a failed engine gives.
+fn silent(_: &Position) -> Option<Move> {
+    None
 }
 
 /// Another model's walk assesses a position whose trap the own search
@@ -128,7 +168,13 @@ fn another_model_replaces_the_own_searchs_trap() {
     };
     let mut solver = Solver::new(16);
     let walk = |table: &mut traps::Traps, solver: &mut Solver| {
-        walk_from(root, &plan, &mut FirstMove, solver, table)
+        walk_from(
+            root,
+            &plan,
+            &mut Scripted::new("first-move", first_move),
+            solver,
+            table,
+        )
     };
     assert_eq!(walk(&mut table, &mut solver), 1);
     let trap = table.get(&root).unwrap();
@@ -147,53 +193,6 @@ fn another_model_replaces_the_own_searchs_trap() {
     );
 }
 
-/// A model that answers every position with a move proven to keep its
-/// result (at both levels), so that no move fools it; or, `silent`,
-/// with nothing, as a failed engine does.
-struct Perfect {
-    silent: bool,
-}
-
-impl Opponent for Perfect {
-    fn name(&self) -> &str {
-        "perfect"
-    }
-    fn label(&self, level: u32) -> u32 {
-        FirstMove.label(level)
-    }
-    fn trap_level(&self) -> u32 {
-        FirstMove.trap_level()
-    }
-    fn replies(
-        &mut self,
-        pos: &Position,
-        _: &[Position],
-        _: u64,
-        _: &Clock,
-        _: &Stop,
-    ) -> Option<resist::Seen> {
-        if self.silent {
-            return None;
-        }
-        let mine = value(pos);
-        let best = pos.legal_moves().iter().copied().find(|&m| {
-            let after = pos.play_unchecked(m);
-            let theirs = match after.outcome() {
-                Some(_) => Value::Loss,
-                None => value(&after),
-            };
-            theirs == Value::Loss
-                || (mine == Value::Draw && theirs == Value::Draw)
-                || mine == Value::Loss
-        })?;
-        Some(resist::Seen {
-            replies: vec![best, best],
-            score: crate::engine::Score::Cp(0),
-            nodes: 0,
-        })
-    }
-}
-
 /// A position where no move fooled the model is noted in the table, so
 /// that the walk resumed from it does not ask the model there again;
 /// not so where the model failed to answer.
@@ -207,43 +206,18 @@ fn a_position_that_fooled_the_model_nowhere_is_not_assessed_again() {
     };
     let mut table = traps::Traps::default();
     let mut solver = Solver::new(16);
-    let mut walk = |table: &mut traps::Traps, silent: bool| {
-        walk_from(root, &plan, &mut Perfect { silent }, &mut solver, table)
+    let mut walk = |table: &mut traps::Traps, reply| {
+        let mut model = Scripted::new("perfect", reply);
+        walk_from(root, &plan, &mut model, &mut solver, table)
     };
-    assert_eq!(walk(&mut table, true), 1);
+    assert_eq!(walk(&mut table, silent), 1);
     assert_eq!(table.to_text(""), "", "a failed model noted");
-    assert_eq!(walk(&mut table, false), 1);
+    assert_eq!(walk(&mut table, keeping_move), 1);
     assert!(table.is_empty());
     let text = table.to_text("");
     assert_eq!(text, format!("{} loss none by perfect\n", root.fen()));
     let mut resumed = traps::Traps::parse(&text).unwrap();
-    assert_eq!(walk(&mut resumed, false), 0, "asked again");
-}
-
-/// The first-move model that also notes the earlier turns it is given.
-struct Noting(Vec<(Position, Vec<Position>)>);
-
-impl Opponent for Noting {
-    fn name(&self) -> &str {
-        "noting"
-    }
-    fn label(&self, level: u32) -> u32 {
-        FirstMove.label(level)
-    }
-    fn trap_level(&self) -> u32 {
-        FirstMove.trap_level()
-    }
-    fn replies(
-        &mut self,
-        pos: &Position,
-        earlier: &[Position],
-        deadline_ms: u64,
-        clock: &Clock,
-        stop: &Stop,
-    ) -> Option<resist::Seen> {
-        self.0.push((*pos, earlier.to_vec()));
-        FirstMove.replies(pos, earlier, deadline_ms, clock, stop)
-    }
+    assert_eq!(walk(&mut resumed, keeping_move), 0, "asked again");
 }
 
 /// The model is asked each reply with its own earlier turns of the game,
@@ -261,7 +235,7 @@ fn the_model_is_given_its_earlier_turns_of_the_game() {
         choice_ms: 60_000,
         proof_ms: 60_000,
     };
-    let mut model = Noting(Vec::new());
+    let mut model = Scripted::new("noting", first_move);
     grow(
         &plan,
         vec![Root {
@@ -275,7 +249,7 @@ fn the_model_is_given_its_earlier_turns_of_the_game() {
         &Stop::new(),
         &mut |_| {},
     );
-    let asked = model.0;
+    let asked = model.asked;
     assert!(
         asked.iter().any(|(_, e)| e.len() == 4),
         "the walk's next turn"
