@@ -48,7 +48,7 @@ pub enum Launch {
 
 /// A connection to the engine at `launch`: its process started, or its
 /// server reached.
-pub(super) fn open(launch: &Launch) -> Result<LineConn, Fault> {
+fn open(launch: &Launch) -> Result<LineConn, Fault> {
     match launch {
         Launch::Command(argv) => LineConn::spawn(argv),
         Launch::Tcp(addr) => LineConn::connect(addr),
