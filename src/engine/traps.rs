@@ -67,9 +67,11 @@ pub struct Root {
 }
 
 /// The starts of `gaps`' openings, each with all its first moves (those
-/// proven to keep a win are followed); a pair whose file mirror comes earlier is left
-/// out (the table's entries stand for their mirrors).
-pub fn opening_roots(gaps: &[Gaps]) -> Vec<Root> {
+/// proven to keep a win are followed), each pair once. Unless `mirrors`, a
+/// pair whose file mirror comes earlier is left out too (the table's
+/// entries stand for their mirrors); a model that is not the same in a
+/// mirrored position, as an engine's search is not, walks both.
+pub fn opening_roots(gaps: &[Gaps], mirrors: bool) -> Vec<Root> {
     let mut taken: Vec<Gaps> = Vec::new();
     let mut roots = Vec::new();
     for &g in gaps {
@@ -78,7 +80,7 @@ pub fn opening_roots(gaps: &[Gaps]) -> Vec<Root> {
             white: width - 1 - g.white,
             black: width - 1 - g.black,
         };
-        if taken.contains(&g) || taken.contains(&mirror) {
+        if taken.contains(&g) || (!mirrors && taken.contains(&mirror)) {
             continue;
         }
         taken.push(g);
@@ -239,12 +241,14 @@ impl Walk<'_> {
         value: Value,
         tables: Option<Move>,
     ) -> Option<Move> {
-        let held = self.table.get(pos);
-        if let Some(t) = &held
+        // This model's own trap here, not its mirror's: an engine's search
+        // is not the same in a mirrored position.
+        if let Some(t) = self.table.written_for(pos)
             && t.by == self.opponent.name()
         {
             return Some(t.mv);
         }
+        let held = self.table.get(pos);
         if self.table.found_nothing(pos, self.opponent.name()) {
             return held.map(|t| t.mv).or(tables);
         }

@@ -23,8 +23,11 @@
 //! What a reviewer re-proves: the position has the value written; for a
 //! draw, the trap keeps it; the position after the reply is worth at least
 //! a draw (after a loss) or a win (after a draw) to the side that set the
-//! trap. Each position stands for its file mirror too, which is not
-//! written.
+//! trap. A position stands for its file mirror too, where the mirror has no
+//! line of its own: an engine's search is not the same in a mirrored
+//! position (its moves are generated and ordered file by file), so a trap
+//! chosen for the engine in one is written under that one, beside its
+//! mirror's.
 //!
 //! A position where a model was asked and no move fooled it says so, with
 //! `none` for the trap, so that a walk resumed from the table does not ask
@@ -73,14 +76,15 @@ impl Trap {
     }
 }
 
-/// The traps, keyed by position (each also standing for its mirror).
+/// The traps, keyed by position (each also standing for its mirror where
+/// the mirror has no trap of its own).
 #[derive(Clone, Debug, Default)]
 pub struct Traps {
     /// The positions in the order they were added.
     written: Vec<Position>,
     index: HashMap<Position, Trap>,
-    /// The positions (each standing for its mirror too) where a model
-    /// fooled at no move: its value there, and the models.
+    /// The positions where a model fooled at no move: its value there, and
+    /// the models.
     nothing: HashMap<Position, (Value, Vec<String>)>,
 }
 
@@ -113,37 +117,32 @@ impl Traps {
         })
     }
 
-    /// Adds `pos`'s trap unless the table has the position or its mirror.
+    /// The trap written under `pos` itself (not its mirror's).
+    pub fn written_for(&self, pos: &Position) -> Option<&Trap> {
+        self.index.get(pos)
+    }
+
+    /// Adds `pos`'s trap unless the table has one written under `pos`.
     pub fn insert(&mut self, pos: Position, trap: Trap) {
-        if self.find(&pos).is_none() {
+        if !self.index.contains_key(&pos) {
             self.written.push(pos);
             self.index.insert(pos, trap);
         }
     }
 
-    /// Sets `pos`'s trap, replacing the one the table has for the position
-    /// or (mirrored) for its mirror, where it stands.
+    /// Sets `pos`'s trap, replacing the one written under `pos`; a trap
+    /// its mirror has stays, for the mirror.
     pub fn replace(&mut self, pos: Position, trap: Trap) {
-        match self.find(&pos) {
-            Some((key, true)) => {
-                let mirrored = trap.mirror_files(pos.rules().width());
-                self.index.insert(key, mirrored);
-            }
-            Some((key, false)) => {
-                self.index.insert(key, trap);
-            }
-            None => self.insert(pos, trap),
+        if self.index.insert(pos, trap).is_none() {
+            self.written.push(pos);
         }
     }
 
-    /// Whether `model` was asked in `pos` (or its mirror) and no move
-    /// fooled it.
+    /// Whether `model` was asked in `pos` and no move fooled it.
     pub fn found_nothing(&self, pos: &Position, model: &str) -> bool {
-        [*pos, pos.mirror_files()].iter().any(|p| {
-            self.nothing
-                .get(p)
-                .is_some_and(|(_, models)| models.iter().any(|m| m == model))
-        })
+        self.nothing
+            .get(pos)
+            .is_some_and(|(_, models)| models.iter().any(|m| m == model))
     }
 
     /// Notes that no move in `pos` (worth `value` to the side to move)
@@ -152,13 +151,8 @@ impl Traps {
         if self.found_nothing(&pos, model) {
             return;
         }
-        let key = if self.nothing.contains_key(&pos.mirror_files()) {
-            pos.mirror_files()
-        } else {
-            pos
-        };
         self.nothing
-            .entry(key)
+            .entry(pos)
             .or_insert_with(|| (value, Vec::new()))
             .1
             .push(model.to_string());
@@ -174,20 +168,11 @@ impl Traps {
         let mut set: HashMap<Position, Trap> = HashMap::new();
         for shard in shards {
             for (pos, trap) in shard.entries() {
-                if base.get(pos).as_ref() == Some(trap) {
+                if base.written_for(pos) == Some(trap) {
                     continue;
                 }
-                let key = [*pos, pos.mirror_files()]
-                    .into_iter()
-                    .find(|k| set.contains_key(k));
-                match key {
-                    Some(k) if k != *pos => {
-                        let mirrored = trap.mirror_files(pos.rules().width());
-                        if set[&k] != mirrored {
-                            return Err(format!("shards set different traps in {}", pos.fen()));
-                        }
-                    }
-                    Some(_) if set[pos] != *trap => {
+                match set.get(pos) {
+                    Some(other) if other != trap => {
                         return Err(format!("shards set different traps in {}", pos.fen()));
                     }
                     Some(_) => {}

@@ -142,14 +142,14 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     let roots = match (args.after.trim(), gaps.as_slice()) {
         // Another engine's games go where it takes them: from the start,
         // its own first moves (and the tables'), not every first move.
-        ("", _) if args.engine.is_some() => traps::opening_roots(&gaps)
+        ("", _) if args.engine.is_some() => traps::opening_roots(&gaps, true)
             .into_iter()
             .map(|r| Root {
                 keep: Vec::new(),
                 ..r
             })
             .collect(),
-        ("", _) => traps::opening_roots(&gaps),
+        ("", _) => traps::opening_roots(&gaps, false),
         (after, &[one]) => match super::args::line_after(one, after) {
             Ok((before, pos)) => vec![Root {
                 pos,

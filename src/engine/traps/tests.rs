@@ -287,7 +287,9 @@ fn mirrored_openings_are_walked_once() {
         .iter()
         .map(|g| g.parse().unwrap())
         .collect();
-    let roots = opening_roots(&gaps);
+    let roots = opening_roots(&gaps, false);
     assert_eq!(roots.len(), 2);
+    // An engine walks the mirror too, each pair still once.
+    assert_eq!(opening_roots(&gaps, true).len(), 3);
     assert_eq!(roots[0].keep.len(), 14);
 }

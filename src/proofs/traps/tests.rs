@@ -26,8 +26,9 @@ fn lines_round_trip_and_mirrors_answer() {
     assert_eq!(Traps::parse(&with_header).unwrap().len(), 1);
 }
 
-/// Another engine's trap names it, and replacing a trap keeps one line
-/// for a position and its mirror.
+/// Another engine's trap names it; replacing a trap replaces the one
+/// written for that position, and a trap set in the mirror is written
+/// beside it, answering there instead of the position's mirrored.
 #[test]
 fn another_models_traps_name_it_and_replace_in_place() {
     let mut traps = Traps::parse(LINE).unwrap();
@@ -38,10 +39,23 @@ fn another_models_traps_name_it_and_replace_in_place() {
         ("fairy-stockfish", &[500_000, 1_000_000][..])
     );
     assert_eq!(theirs.to_text(""), BY);
-    let mirrored = trap.mirror_files(8);
-    traps.replace(pos.mirror_files(), mirrored);
+    traps.replace(*pos, trap.clone());
     assert_eq!(traps.to_text(""), BY);
     assert_eq!(traps.get(pos).unwrap().by, "fairy-stockfish");
+    // The mirror answers with the position's trap mirrored, until it has
+    // one of its own.
+    let mirror = pos.mirror_files();
+    assert_eq!(traps.get(&mirror), Some(trap.mirror_files(8)));
+    let own = Traps::parse(LINE)
+        .unwrap()
+        .get(pos)
+        .unwrap()
+        .mirror_files(8);
+    traps.replace(mirror, own.clone());
+    assert_eq!(traps.len(), 2);
+    assert_eq!(traps.get(&mirror), Some(own));
+    assert_eq!(traps.get(pos).unwrap().by, "fairy-stockfish");
+    assert_eq!(Traps::parse(&traps.to_text("")).unwrap().len(), 2);
 }
 
 #[test]
@@ -74,7 +88,7 @@ fn bad_lines_are_named() {
 /// Two shards grown apart from one table: each one's new or replaced
 /// traps and its notes are taken in, a trap a shard left as it was
 /// does not undo another's change, and two different traps set in one
-/// position (here through its mirror) are an error.
+/// position are an error (in its mirror they are not).
 #[test]
 fn shards_merge_into_their_base() {
     let start = "8/1ppppppp/8/8/8/8/1PPPPPPP/8 w - loss trap e2e4 reply d7d5 fools 1 by x\n";
@@ -93,12 +107,18 @@ fn shards_merge_into_their_base() {
     }
     assert!(text.contains(" w - loss none by y\n"), "{text}");
     assert_eq!(text.lines().count(), 4, "{text}");
-    // The mirror of LINE's position, with another trap than BY's.
-    let clash = "8/ppppp1pp/8/8/5P2/8/PPPPP1P1/8 b - loss trap h7h6 reply g2g3 fools 9\n";
+    // LINE's position with another trap than BY's, then its mirror's.
+    let clash = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss trap a7a6 reply b2b3 fools 9\n";
     let three = Traps::parse(clash).unwrap();
     let mut merged = base.clone();
-    let err = merged.merge(&[one, three]).unwrap_err();
+    let err = merged.merge(&[one.clone(), three]).unwrap_err();
     assert!(err.contains("different traps"), "{err}");
+    assert_eq!(merged.to_text(""), base.to_text(""), "changed on an error");
+    let mirror = "8/ppppp1pp/8/8/5P2/8/PPPPP1P1/8 b - loss trap h7h6 reply g2g3 fools 9\n";
+    let four = Traps::parse(mirror).unwrap();
+    assert_eq!(merged.merge(&[one, four]), Ok(2));
+    let text = merged.to_text("");
+    assert!(text.contains(BY) && text.contains(mirror), "{text}");
 }
 
 /// Every committed line reads, and sets no trap in a won position.
@@ -111,9 +131,9 @@ fn the_builtin_table_reads() {
     assert_eq!(traps.to_text("").lines().count(), lines.count());
 }
 
-/// A model no move fooled is noted for the position and its mirror,
-/// beside another model's trap, which still answers; the note reads
-/// back as written.
+/// A model no move fooled is noted for the position (not its mirror,
+/// where it may well be fooled), beside another model's trap, which
+/// still answers; the note reads back as written.
 #[test]
 fn a_model_no_move_fooled_is_noted_beside_the_trap() {
     let none = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none by fairy-stockfish-in-game\n";
@@ -122,15 +142,17 @@ fn a_model_no_move_fooled_is_noted_beside_the_trap() {
     assert_eq!(traps.len(), 1);
     assert_eq!(traps.get(&pos).unwrap().by, "fairy-stockfish");
     assert!(traps.found_nothing(&pos, "fairy-stockfish-in-game"));
-    assert!(traps.found_nothing(&pos.mirror_files(), "fairy-stockfish-in-game"));
+    assert!(!traps.found_nothing(&pos.mirror_files(), "fairy-stockfish-in-game"));
     assert!(!traps.found_nothing(&pos, "fairy-stockfish"));
     assert_eq!(traps.to_text(""), format!("{none}{BY}"));
-    // Noted again through the mirror, and by the own search: one line
-    // more, under the position first written.
-    traps.note_nothing(pos.mirror_files(), Value::Loss, "fairy-stockfish-in-game");
+    // Noted again, and by the own search in the mirror: one line more,
+    // under the mirror.
+    traps.note_nothing(pos, Value::Loss, "fairy-stockfish-in-game");
     traps.note_nothing(pos.mirror_files(), Value::Loss, OWN_MODEL);
     let text = traps.to_text("");
     assert_eq!(text.lines().count(), 3, "{text}");
-    assert!(text.contains("8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none\n"));
-    assert!(Traps::parse(&text).unwrap().found_nothing(&pos, OWN_MODEL));
+    assert!(text.contains("8/ppppp1pp/8/8/5P2/8/PPPPP1P1/8 b - loss none\n"));
+    let read = Traps::parse(&text).unwrap();
+    assert!(read.found_nothing(&pos.mirror_files(), OWN_MODEL));
+    assert!(!read.found_nothing(&pos, OWN_MODEL));
 }
