@@ -30,21 +30,31 @@ import argparse
 import os
 import tempfile
 
-from trap_probe import Engine, Proc, canonical, mirror_move, table_rows, verdicts
+from trap_probe import Engine, Proc, mirror_move, mirror_rank, table_rows, verdicts
 
 
 def read_traps(path):
-    """{canonical position: (move as in the canonical form, model)}."""
+    """{position (board and side): (move, model)}."""
     traps = {}
     for line in open(path):
         w = line.split()
         # `none`: a model no move fooled there; play reads only traps.
         if not w or w[0].startswith("#") or w[4] == "none":
             continue
-        key, plain = canonical(w[0] + " " + w[1])
         model = w[w.index("by") + 1] if "by" in w else "pawnrace"
-        traps[key] = (w[5] if plain else mirror_move(w[5]), model)
+        traps[w[0] + " " + w[1]] = (w[5], model)
     return traps
+
+
+def trap_in(traps, fen):
+    """The trap the engine plays in `fen`: the one written for it, else its
+    file mirror's, mirrored (as `Traps::get` reads the table)."""
+    board, side = fen.split()[:2]
+    if f"{board} {side}" in traps:
+        return traps[f"{board} {side}"]
+    mirrored = "/".join(mirror_rank(r) for r in board.split("/"))
+    found = traps.get(f"{mirrored} {side}")
+    return found and (mirror_move(found[0]), found[1])
 
 
 def main():
@@ -84,15 +94,12 @@ def main():
             trap = None
             if row[2] == mine:
                 fen = cmd("fen", "ok fen")[-1][len("ok fen "):]
-                key, plain = canonical(fen)
-                trap = traps.get(key)
+                trap = trap_in(traps, fen)
             played = cmd(f"move {row[3]}", "ok move")[-1].split()[2]
             moves.append(played)
             if trap is None:
                 continue
             mv, model = trap
-            if not plain:
-                mv = mirror_move(mv)
             answer = rows[i + 1][6] if i + 1 < len(rows) else "-"
             counts = met.setdefault(model, [0, 0])
             text = (f"game {m[1]}  gaps {m[4]}  ply {row[0]}  {model}  trap {mv}  "
