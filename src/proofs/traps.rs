@@ -96,25 +96,13 @@ impl Traps {
         TABLE.get_or_init(|| Traps::parse(BUILTIN).unwrap_or_default())
     }
 
-    /// The key `pos` is written under: itself, or else its file mirror
-    /// (then `true`); `None` when neither is in the table.
-    fn find(&self, pos: &Position) -> Option<(Position, bool)> {
-        if self.index.contains_key(pos) {
-            return Some((*pos, false));
-        }
-        let mirror = pos.mirror_files();
-        self.index.contains_key(&mirror).then_some((mirror, true))
-    }
-
-    /// The trap set in `pos`, or in its file mirror, mirrored back.
+    /// The trap written for `pos`, else its file mirror's, mirrored back.
     pub fn get(&self, pos: &Position) -> Option<Trap> {
-        let (key, mirrored) = self.find(pos)?;
-        let trap = &self.index[&key];
-        Some(if mirrored {
-            trap.mirror_files(pos.rules().width())
-        } else {
-            trap.clone()
-        })
+        if let Some(trap) = self.index.get(pos) {
+            return Some(trap.clone());
+        }
+        let mirrored = self.index.get(&pos.mirror_files())?;
+        Some(mirrored.mirror_files(pos.rules().width()))
     }
 
     /// The trap written under `pos` itself (not its mirror's).
@@ -164,11 +152,12 @@ impl Traps {
     /// different traps in one position are an error, naming it, and leave
     /// the table as it was. Returns the traps set.
     pub fn merge(&mut self, shards: &[Traps]) -> Result<usize, String> {
-        let base = self.clone();
+        // The table itself is not touched until every shard has been read:
+        // on an error it is as it was.
         let mut set: HashMap<Position, Trap> = HashMap::new();
         for shard in shards {
             for (pos, trap) in shard.entries() {
-                if base.written_for(pos) == Some(trap) {
+                if self.written_for(pos) == Some(trap) {
                     continue;
                 }
                 match set.get(pos) {
