@@ -501,9 +501,10 @@ fn traps_chooses_a_trap_and_check_proves_it_again() {
 /// after `uci`, whose search at a node count is the same on any machine)
 /// as the model opponent. Its trap replaces the own search's for the same
 /// position, names the engine and its node counts, and is proven again by
-/// `--check`; asked as in a game (`--engine-in-game`) it is a model of its
-/// own; an engine that fails stops the run with its fault and leaves the
-/// table as it was, and node counts out of order are refused.
+/// `--check`; asked as in a game (`--engine-in-game`), or in tries at a
+/// move time (`--engine-movetime`), it is a model of its own; an engine
+/// that fails stops the run with its fault and leaves the table as it
+/// was, and node counts out of order are refused.
 #[test]
 fn traps_with_another_engine_as_the_model() {
     let dir = common::temp_dir("traps-engine");
@@ -513,7 +514,8 @@ fn traps_with_another_engine_as_the_model() {
     // The own search's trap in the position, written by hand.
     let own = "8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - loss trap d2d4 reply c7c6 fools 9\n";
     std::fs::write(&out, own).unwrap();
-    let traps = |engine: &str, name: &str, nodes: &str, more: &[&str]| {
+    // `levels`: --engine-nodes or --engine-movetime and what goes with it.
+    let traps = |engine: &str, name: &str, levels: &[&str]| {
         let mut args = vec![
             "traps",
             "--gaps",
@@ -526,18 +528,17 @@ fn traps_with_another_engine_as_the_model() {
             engine,
             "--engine-name",
             name,
-            "--engine-nodes",
-            nodes,
             "--hash",
             "16",
             "--out",
             out_arg,
             "--explain",
         ];
-        args.extend(more);
+        args.extend(levels);
         pawnrace(&args)
     };
-    let (ok, stdout, err) = traps(common::BIN, "model", "300,3000", &[]);
+    let nodes = ["--engine-nodes", "300,3000"];
+    let (ok, stdout, err) = traps(common::BIN, "model", &nodes);
     assert!(ok, "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
     let entries: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -556,19 +557,11 @@ fn traps_with_another_engine_as_the_model() {
         "{text}"
     );
     // Every candidate's replies, one per level.
-    let candidates: Vec<&str> = stdout.lines().filter(|l| l.starts_with("  ")).collect();
-    assert!(candidates.len() > 1, "{stdout}");
-    assert!(
-        candidates.iter().all(|l| l
-            .split(" replies ")
-            .nth(1)
-            .map(|r| r.split_whitespace().count())
-            == Some(2)),
-        "{stdout}"
-    );
+    assert!(replies_per_candidate(&stdout, 2), "{stdout}");
     // Asked as in a game (black's earlier turns searched first), it is a
     // model of its own: the position is assessed again.
-    let (ok, stdout, err) = traps(common::BIN, "model", "300,3000", &["--engine-in-game"]);
+    let in_game = [nodes[0], nodes[1], "--engine-in-game"];
+    let (ok, stdout, err) = traps(common::BIN, "model", &in_game);
     assert!(ok, "{err}");
     assert!(
         stdout.starts_with("position 8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - ply 0 value loss"),
@@ -587,13 +580,47 @@ fn traps_with_another_engine_as_the_model() {
         entry.ends_with(" trap d2d3 reply f7f5 fools 300 3000 by model-in-game"),
         "{text}"
     );
+    // In tries at a move time, a model of its own again, named with its
+    // time: the position is assessed again, each candidate asked twice,
+    // and the position gets this model's trap or its `none` note.
+    let tries = ["--engine-movetime", "20", "--engine-tries", "2"];
+    let (ok, stdout, err) = traps(common::BIN, "model", &tries);
+    assert!(ok, "{err}");
+    assert!(
+        stdout.starts_with("position 8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - ply 0 value loss"),
+        "{stdout}"
+    );
+    assert!(replies_per_candidate(&stdout, 2), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("--engine-name model --engine-movetime 20 --engine-tries 2"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| !l.starts_with('#') && l.ends_with(" by model-20ms")),
+        "{text}"
+    );
     let before = std::fs::read_to_string(&out).unwrap();
-    let (ok, _, err) = traps("/bin/false", "broken", "300,3000", &[]);
+    let (ok, _, err) = traps("/bin/false", "broken", &nodes);
     assert!(!ok && err.contains("the model engine failed"), "{err}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
-    let (ok, _, err) = traps(common::BIN, "model", "3000,300", &[]);
+    let (ok, _, err) = traps(common::BIN, "model", &["--engine-nodes", "3000,300"]);
     assert!(!ok && err.contains("ascending"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether `--explain`'s output lists more than one candidate, each with
+/// `n` replies (one per level).
+fn replies_per_candidate(stdout: &str, n: usize) -> bool {
+    let candidates: Vec<&str> = stdout.lines().filter(|l| l.starts_with("  ")).collect();
+    candidates.len() > 1
+        && candidates.iter().all(|l| {
+            l.split(" replies ")
+                .nth(1)
+                .map(|r| r.split_whitespace().count())
+                == Some(n)
+        })
 }
 
 /// `pawnrace loadtest` starts its own server, loads it and reports what the

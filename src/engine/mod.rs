@@ -25,7 +25,7 @@ pub mod traps;
 mod tt;
 
 pub use report::{Progress, Score, SearchInfo, SearchResult};
-pub use resist::{Candidate, ModelSettings, Opponent, Resistance, SearchModel, Seen};
+pub use resist::{Candidate, ModelSettings, Opponent, Resistance, SearchModel, Seen, TrapRule};
 pub use time::{Clock, DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVETIME_MS, Limits};
 
 use crate::memory::{MemoryBudget, Reservation};

@@ -132,22 +132,47 @@ pub struct Candidate {
     pub score: Score,
 }
 
+/// What makes a candidate a trap for a model, and what it weighs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrapRule {
+    /// The model's levels are ever deeper searches: a trap fools the
+    /// deepest, and that at least this deep; it weighs the squares of the
+    /// depths it fools (deeper misjudgements weigh more).
+    Deepest(u32),
+    /// The levels are tries of one search whose answer varies (another
+    /// engine at a move time): a trap fools any, and weighs the tries it
+    /// fools.
+    AnyTry,
+}
+
 impl Candidate {
-    /// The model's reply at its deepest search (the candidate itself when
-    /// the model saw no depth, which [`Candidate::weight`] makes no trap).
+    /// The model's reply at the last level it is an error at, else at its
+    /// deepest (the candidate itself when the model saw no level, which
+    /// [`Candidate::weight`] makes no trap).
     pub fn reply(&self) -> Move {
-        self.replies.last().copied().unwrap_or(self.mv)
+        let level = self
+            .fooled_at
+            .last()
+            .map_or(self.replies.len(), |&l| l as usize);
+        level
+            .checked_sub(1)
+            .and_then(|i| self.replies.get(i))
+            .copied()
+            .unwrap_or(self.mv)
     }
 
-    /// The trap's weight: the squares of the depths it fools the model at
-    /// (deeper misjudgements weigh more); 0 unless it fools the model at
-    /// its deepest search, and that at least `trap_depth` deep.
-    pub fn weight(&self, trap_depth: u32) -> u64 {
-        let deepest = self.replies.len() as u32;
-        if deepest < trap_depth || self.fooled_at.last() != Some(&deepest) {
-            return 0;
+    /// The trap's weight under `rule`; 0 when it is no trap.
+    pub fn weight(&self, rule: TrapRule) -> u64 {
+        match rule {
+            TrapRule::Deepest(trap_depth) => {
+                let deepest = self.replies.len() as u32;
+                if deepest < trap_depth || self.fooled_at.last() != Some(&deepest) {
+                    return 0;
+                }
+                self.fooled_at.iter().map(|&d| u64::from(d * d)).sum()
+            }
+            TrapRule::AnyTry => self.fooled_at.len() as u64,
         }
-        self.fooled_at.iter().map(|&d| u64::from(d * d)).sum()
     }
 }
 
@@ -179,7 +204,7 @@ pub fn choose(
         clock,
         stop,
     );
-    pick(&candidates, model.trap_depth).map(|c| Trap {
+    pick(&candidates, TrapRule::Deepest(model.trap_depth)).map(|c| Trap {
         mv: c.mv,
         reply: c.reply(),
         fooled_at: c.fooled_at.clone(),
@@ -191,10 +216,10 @@ pub fn choose(
 /// go to the move whose position the model likes least for itself, where it
 /// is the likelier to go astray, then to the first. `None` when none is a
 /// trap.
-pub fn pick(candidates: &[Candidate], trap_depth: u32) -> Option<&Candidate> {
+pub fn pick(candidates: &[Candidate], rule: TrapRule) -> Option<&Candidate> {
     candidates
         .iter()
-        .map(|c| ((c.weight(trap_depth), -from_score(c.score)), c))
+        .map(|c| ((c.weight(rule), -from_score(c.score)), c))
         .filter(|((weight, _), _)| *weight > 0)
         .reduce(|best, next| if next.0 > best.0 { next } else { best })
         .map(|(_, c)| c)

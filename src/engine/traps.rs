@@ -37,6 +37,10 @@ pub struct Plan {
     pub choice_ms: u64,
     /// The most one proof of a position's value on the way may take, ms.
     pub proof_ms: u64,
+    /// Whether a position met after its file mirror is walked again rather
+    /// than standing for it: a model that is not the same in a mirrored
+    /// position, as an engine's search is not, needs both.
+    pub mirrors: bool,
 }
 
 /// What the walk reports.
@@ -140,8 +144,8 @@ struct Walk<'a> {
     table: &'a mut traps::Traps,
     stop: &'a Stop,
     report: &'a mut dyn FnMut(Event),
-    /// Positions (and mirrors) walked from already: transpositions are
-    /// walked once.
+    /// Positions walked from already: transpositions (and, unless the plan
+    /// walks mirrors, mirrors) are walked once.
     seen: HashSet<Position>,
     /// The game's positions before the one visited, oldest first.
     line: Vec<Position>,
@@ -155,7 +159,8 @@ impl Walk<'_> {
             return;
         }
         // The mirror first: a position that is its own mirror is walked.
-        if self.seen.contains(&pos.mirror_files()) || !self.seen.insert(*pos) {
+        let mirrored = !self.plan.mirrors && self.seen.contains(&pos.mirror_files());
+        if mirrored || !self.seen.insert(*pos) {
             return;
         }
         let Some((value, tables_move)) = known.or_else(|| self.value(pos)) else {
@@ -266,7 +271,7 @@ impl Walk<'_> {
             self.stop,
         );
         let candidates = assessed.candidates;
-        let chosen = resist::pick(&candidates, self.opponent.trap_level()).map(|c| traps::Trap {
+        let chosen = resist::pick(&candidates, self.opponent.trap_rule()).map(|c| traps::Trap {
             value,
             mv: c.mv,
             reply: c.reply(),

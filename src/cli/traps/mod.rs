@@ -10,7 +10,7 @@ use super::args::ProofTable;
 use super::cache::CacheFile;
 use clap::Args;
 use pawnrace::engine::traps::{self, Event, Plan, Root};
-use pawnrace::engine::{Candidate, ModelSettings, Opponent, SearchModel};
+use pawnrace::engine::{Candidate, ModelSettings, Opponent, SearchModel, TrapRule};
 use pawnrace::proofs::traps::Traps;
 use pawnrace::rules::Gaps;
 use pawnrace::solver::Solver;
@@ -18,7 +18,7 @@ use pawnrace::tournament::{EngineOption, Openings};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use uci_model::UciModel;
+use uci_model::{Levels, UciModel};
 
 #[derive(Args, Debug)]
 pub struct TrapsArgs {
@@ -60,6 +60,15 @@ pub struct TrapsArgs {
     /// (ascending); a trap must fool it at the last.
     #[arg(long, value_delimiter = ',', default_value = "250000,500000,1000000")]
     engine_nodes: Vec<u32>,
+    /// Instead of node counts, ask the engine in --engine-tries searches of
+    /// this many ms each, as a match at that move time on this machine
+    /// does (its answers vary from try to try); a trap must fool it in the
+    /// last try. The table names it `<NAME>-<MS>ms`.
+    #[arg(long, value_name = "MS", conflicts_with = "engine_nodes")]
+    engine_movetime: Option<u32>,
+    /// The tries at --engine-movetime.
+    #[arg(long, default_value_t = 3, requires = "engine_movetime")]
+    engine_tries: u32,
     /// Ask the engine as a game does: after a new game, its own earlier
     /// turns on the walk's line are searched first at the same node count,
     /// so that its table holds them, as in a match. The table names it
@@ -170,6 +179,8 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         plies: args.plies,
         choice_ms: args.choice_ms,
         proof_ms: args.proof_ms,
+        // An engine's search is not the same in a mirrored position.
+        mirrors: args.engine.is_some(),
     };
     let header = header(&existing, Some(this_run(&args)));
     let mut solver = Solver::new(args.table.mib);
@@ -178,7 +189,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     let started = Instant::now();
     let (mut chosen, mut assessed) = (0, 0);
     let mut written = true;
-    let trap_level = model.opponent().trap_level();
+    let rule = model.opponent().trap_rule();
     let model_name = model.opponent().name().to_string();
     traps::grow(
         &plan,
@@ -200,7 +211,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
                 if args.explain {
                     println!("position {} ply {ply} value {value}", pos.fen());
                     for c in candidates {
-                        println!("  {}", explain(c, trap_level));
+                        println!("  {}", explain(c, rule));
                     }
                 }
                 match trap {
@@ -325,16 +336,31 @@ fn engine_model(command: &str, args: &TrapsArgs) -> Result<UciModel, String> {
     let Some(program) = argv.first() else {
         return Err("--engine is empty".into());
     };
-    let nodes = &args.engine_nodes;
-    if nodes.is_empty() || nodes.contains(&0) || !nodes.is_sorted_by(|a, b| a < b) {
-        return Err("--engine-nodes wants node counts above 0, ascending".into());
-    }
+    let levels = match args.engine_movetime {
+        Some(ms) if ms == 0 || args.engine_tries == 0 => {
+            return Err("--engine-movetime and --engine-tries want numbers above 0".into());
+        }
+        Some(ms) => Levels::MoveTime {
+            ms,
+            tries: args.engine_tries,
+        },
+        None => {
+            let nodes = &args.engine_nodes;
+            if nodes.is_empty() || nodes.contains(&0) || !nodes.is_sorted_by(|a, b| a < b) {
+                return Err("--engine-nodes wants node counts above 0, ascending".into());
+            }
+            Levels::Nodes(nodes.clone())
+        }
+    };
     let mut name = match &args.engine_name {
         Some(n) => n.clone(),
         None => Path::new(program)
             .file_name()
             .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned()),
     };
+    if let Some(ms) = args.engine_movetime {
+        name.push_str(&format!("-{ms}ms"));
+    }
     if args.engine_in_game {
         name.push_str("-in-game");
     }
@@ -345,7 +371,7 @@ fn engine_model(command: &str, args: &TrapsArgs) -> Result<UciModel, String> {
         name,
         argv,
         args.engine_options.clone(),
-        nodes.clone(),
+        levels,
         args.engine_in_game,
     ))
 }
@@ -363,13 +389,13 @@ fn save(path: &Path, table: &Traps, header: &str) -> bool {
 
 /// One candidate: its move, weight, the levels the model errs at, and its
 /// reply at each level.
-fn explain(c: &Candidate, trap_level: u32) -> String {
+fn explain(c: &Candidate, rule: TrapRule) -> String {
     let depths: Vec<String> = c.fooled_at.iter().map(u32::to_string).collect();
     let replies: Vec<String> = c.replies.iter().map(|m| m.to_string()).collect();
     format!(
         "{} weight {} fools [{}] replies {}",
         c.mv,
-        c.weight(trap_level),
+        c.weight(rule),
         depths.join(" "),
         replies.join(" ")
     )
@@ -402,8 +428,16 @@ fn this_run(args: &TrapsArgs) -> String {
             for o in &args.engine_options {
                 text.push_str(&format!(" --engine-option {}={}", o.name, o.value));
             }
-            let nodes: Vec<String> = args.engine_nodes.iter().map(u32::to_string).collect();
-            text.push_str(&format!(" --engine-nodes {}", nodes.join(",")));
+            match args.engine_movetime {
+                Some(ms) => text.push_str(&format!(
+                    " --engine-movetime {ms} --engine-tries {}",
+                    args.engine_tries
+                )),
+                None => {
+                    let nodes: Vec<String> = args.engine_nodes.iter().map(u32::to_string).collect();
+                    text.push_str(&format!(" --engine-nodes {}", nodes.join(",")));
+                }
+            }
             if args.engine_in_game {
                 text.push_str(" --engine-in-game");
             }

@@ -1,7 +1,7 @@
 //! The opponent a trap is set for, as a model ([`Opponent`]), and the
 //! engine's own search standing for it ([`SearchModel`]).
 
-use super::ModelSettings;
+use super::{ModelSettings, TrapRule};
 use crate::engine::report::Score;
 use crate::engine::search;
 use crate::engine::time::{Budget, Clock, Limits};
@@ -27,16 +27,16 @@ pub struct Seen {
 }
 
 /// The opponent a trap is set for, as a model: its reply in a position at
-/// each of its levels (search depths, node counts), weakest first.
+/// each of its levels (search depths, node counts, tries), weakest first.
 pub trait Opponent {
     /// Its name in the traps table (`pawnrace` for the engine's own search).
     fn name(&self) -> &str;
     /// What its level `level` (from 1) is, as the table writes it: a depth,
-    /// a node count.
+    /// a node count, a try's number.
     fn label(&self, level: u32) -> u32;
-    /// A trap must fool it at its strongest level, and that at least this
-    /// level ([`super::Candidate::weight`]).
-    fn trap_level(&self) -> u32;
+    /// What a trap for it is, and what it weighs
+    /// ([`super::Candidate::weight`]).
+    fn trap_rule(&self) -> TrapRule;
     /// Its replies in `pos` (the opponent to move there), `None` when
     /// `deadline_ms` on `clock` came first or `stop` was raised. `earlier`
     /// are the game's positions before `pos` where it was to move, oldest
@@ -79,8 +79,8 @@ impl Opponent for SearchModel {
         level
     }
 
-    fn trap_level(&self) -> u32 {
-        self.settings.trap_depth
+    fn trap_rule(&self) -> TrapRule {
+        TrapRule::Deepest(self.settings.trap_depth)
     }
 
     /// Each position from an empty table (`earlier` unused): what one

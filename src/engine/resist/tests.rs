@@ -108,3 +108,39 @@ fn nothing_to_resist_in_a_win_or_past_the_deadline() {
         None
     );
 }
+
+/// A model whose levels are ever deeper searches is trapped only where its
+/// deepest errs; one whose levels are tries of a varying search is trapped
+/// wherever any try errs, and the table's reply is one that errs.
+#[test]
+fn the_trap_rule_weighs_depths_and_tries_apart() {
+    let pos = replay("AE", &["e2e4", "a7a5"]);
+    let c4 = parse_move(&pos, "c2c4").unwrap();
+    let after = pos.play_unchecked(c4);
+    let mv = |s: &str| parse_move(&after, s).unwrap();
+    let c = Candidate {
+        mv: c4,
+        replies: vec![mv("d7d5"), mv("a5a4"), mv("a5a4")],
+        fooled_at: vec![1],
+        score: Score::Cp(0),
+    };
+    assert_eq!(c.weight(TrapRule::Deepest(3)), 0);
+    assert_eq!(c.weight(TrapRule::AnyTry), 1);
+    assert_eq!(c.reply(), mv("d7d5"), "the reply that errs");
+    let deep = Candidate {
+        fooled_at: vec![2, 3],
+        ..c.clone()
+    };
+    assert_eq!(deep.weight(TrapRule::Deepest(3)), 4 + 9);
+    assert_eq!(deep.weight(TrapRule::Deepest(4)), 0, "not deep enough");
+    assert_eq!(deep.weight(TrapRule::AnyTry), 2);
+    assert_eq!(deep.reply(), mv("a5a4"));
+    let none = Candidate {
+        fooled_at: Vec::new(),
+        ..c.clone()
+    };
+    assert_eq!(none.weight(TrapRule::AnyTry), 0);
+    assert_eq!(none.reply(), mv("a5a4"), "the deepest");
+    assert_eq!(pick(&[none.clone(), c.clone()], TrapRule::AnyTry), Some(&c));
+    assert_eq!(pick(&[none, c], TrapRule::Deepest(3)), None);
+}

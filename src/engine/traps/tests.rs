@@ -2,7 +2,7 @@
 //! which positions, and what it sets or notes.
 
 use super::*;
-use crate::engine::resist::{ModelSettings, SearchModel};
+use crate::engine::resist::{ModelSettings, SearchModel, TrapRule};
 use crate::testkit::{proven_value as value, replay};
 
 /// From a lost position, three plies: the traps chosen are in lost
@@ -16,6 +16,7 @@ fn the_walk_sets_proven_traps_along_the_game() {
         plies: 3,
         choice_ms: 60_000,
         proof_ms: 60_000,
+        mirrors: false,
     };
     let mut table = traps::Traps::default();
     let mut plies_assessed = Vec::new();
@@ -52,18 +53,21 @@ fn the_walk_sets_proven_traps_along_the_game() {
 /// Walks from `root` alone (no moves kept, no earlier turns); the
 /// positions assessed.
 fn walk_from(
-    root: Position,
+    roots: &[Position],
     plan: &Plan,
     model: &mut dyn Opponent,
     solver: &mut Solver,
     table: &mut traps::Traps,
 ) -> usize {
     let mut assessed = 0;
-    let roots = vec![Root {
-        pos: root,
-        keep: Vec::new(),
-        before: Vec::new(),
-    }];
+    let roots = roots
+        .iter()
+        .map(|&pos| Root {
+            pos,
+            keep: Vec::new(),
+            before: Vec::new(),
+        })
+        .collect();
     grow(plan, roots, model, solver, table, &Stop::new(), &mut |e| {
         if let Event::Assessed { .. } = e {
             assessed += 1;
@@ -98,8 +102,8 @@ impl Opponent for Scripted {
     fn label(&self, level: u32) -> u32 {
         level * 100
     }
-    fn trap_level(&self) -> u32 {
-        2
+    fn trap_rule(&self) -> TrapRule {
+        TrapRule::Deepest(2)
     }
     fn replies(
         &mut self,
@@ -165,11 +169,12 @@ fn another_model_replaces_the_own_searchs_trap() {
         plies: 1,
         choice_ms: 60_000,
         proof_ms: 60_000,
+        mirrors: false,
     };
     let mut solver = Solver::new(16);
     let walk = |table: &mut traps::Traps, solver: &mut Solver| {
         walk_from(
-            root,
+            &[root],
             &plan,
             &mut Scripted::new("first-move", first_move),
             solver,
@@ -203,12 +208,13 @@ fn a_position_that_fooled_the_model_nowhere_is_not_assessed_again() {
         plies: 1,
         choice_ms: 60_000,
         proof_ms: 60_000,
+        mirrors: false,
     };
     let mut table = traps::Traps::default();
     let mut solver = Solver::new(16);
     let mut walk = |table: &mut traps::Traps, reply| {
         let mut model = Scripted::new("perfect", reply);
-        walk_from(root, &plan, &mut model, &mut solver, table)
+        walk_from(&[root], &plan, &mut model, &mut solver, table)
     };
     assert_eq!(walk(&mut table, silent), 1);
     assert_eq!(table.to_text(""), "", "a failed model noted");
@@ -234,6 +240,7 @@ fn the_model_is_given_its_earlier_turns_of_the_game() {
         plies: 3,
         choice_ms: 60_000,
         proof_ms: 60_000,
+        mirrors: false,
     };
     let mut model = Scripted::new("noting", first_move);
     grow(
@@ -278,6 +285,27 @@ fn the_model_is_given_its_earlier_turns_of_the_game() {
             "{}",
             earlier.len()
         );
+    }
+}
+
+/// A position met after its file mirror stands for it, unless the plan
+/// walks mirrors (for an engine, which is not the same there).
+#[test]
+fn a_mirror_is_walked_again_only_where_the_plan_says() {
+    let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+    let mut solver = Solver::new(16);
+    for (mirrors, assessed) in [(false, 1), (true, 2)] {
+        let plan = Plan {
+            plies: 1,
+            choice_ms: 60_000,
+            proof_ms: 60_000,
+            mirrors,
+        };
+        let mut model = Scripted::new("keeping", keeping_move);
+        let mut table = traps::Traps::default();
+        let roots = [root, root.mirror_files()];
+        let walked = walk_from(&roots, &plan, &mut model, &mut solver, &mut table);
+        assert_eq!(walked, assessed, "mirrors {mirrors}");
     }
 }
 
