@@ -62,8 +62,9 @@ pub struct TrapsArgs {
     engine_nodes: Vec<u32>,
     /// Instead of node counts, ask the engine in --engine-tries searches of
     /// this many ms each, as a match at that move time on this machine
-    /// does (its answers vary from try to try); a trap must fool it in the
-    /// last try. The table names it `<NAME>-<MS>ms`.
+    /// does (its answers vary from try to try); a move is a trap where any
+    /// try errs, and weighs the tries that err. The table names it
+    /// `<NAME>-<MS>ms`.
     #[arg(long, value_name = "MS", conflicts_with = "engine_nodes")]
     engine_movetime: Option<u32>,
     /// The tries at --engine-movetime.

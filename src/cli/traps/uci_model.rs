@@ -4,8 +4,9 @@
 //! answer on any machine, and a trap that fools the engine at several
 //! counts still fools it when a move time gives it somewhat more or fewer
 //! nodes. Tries at a move time ask it as a match on this machine does,
-//! where its own first move already varies from run to run: a trap must
-//! fool it in the last try, and weighs more the more tries it fools.
+//! where its own first move already varies from run to run: a move is a
+//! trap where any try errs, and weighs more the more tries err
+//! ([`TrapRule::AnyTry`]).
 //!
 //! Each reply is asked in a new game (`ucinewgame`): what one candidate's
 //! search left in the engine's table must not colour the next, and the
