@@ -149,17 +149,20 @@ pub fn run(args: TrapsArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // An engine's search is not the same in a mirrored position: its walk
+    // takes an opening and its mirror, and any position and its mirror.
+    let mirrors = args.engine.is_some();
     let roots = match (args.after.trim(), gaps.as_slice()) {
         // Another engine's games go where it takes them: from the start,
         // its own first moves (and the tables'), not every first move.
-        ("", _) if args.engine.is_some() => traps::opening_roots(&gaps, true)
+        ("", _) if args.engine.is_some() => traps::opening_roots(&gaps, mirrors)
             .into_iter()
             .map(|r| Root {
                 keep: Vec::new(),
                 ..r
             })
             .collect(),
-        ("", _) => traps::opening_roots(&gaps, false),
+        ("", _) => traps::opening_roots(&gaps, mirrors),
         (after, &[one]) => match super::args::line_after(one, after) {
             Ok((before, pos)) => vec![Root {
                 pos,
@@ -180,8 +183,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         plies: args.plies,
         choice_ms: args.choice_ms,
         proof_ms: args.proof_ms,
-        // An engine's search is not the same in a mirrored position.
-        mirrors: args.engine.is_some(),
+        mirrors,
     };
     let header = header(&existing, Some(this_run(&args)));
     let mut solver = Solver::new(args.table.mib);

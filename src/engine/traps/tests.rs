@@ -50,7 +50,7 @@ fn the_walk_sets_proven_traps_along_the_game() {
     }
 }
 
-/// Walks from `root` alone (no moves kept, no earlier turns); the
+/// Walks from each of `roots` (no moves kept, no earlier turns); the
 /// positions assessed.
 fn walk_from(
     roots: &[Position],
