@@ -51,7 +51,7 @@ enum Command {
     /// Choose the traps table's moves near the openings' start: in
     /// positions proven lost (or drawn), the move a model opponent is
     /// likeliest to answer wrongly (data/traps.txt).
-    Traps(cli::traps::TrapsArgs),
+    Traps(Box<cli::traps::TrapsArgs>),
     /// Merge book files (runs made in parallel) into the book, checking a
     /// sample of what they add.
     BookMerge(cli::book_merge::MergeArgs),
@@ -101,7 +101,7 @@ fn main() -> ExitCode {
         Command::PawnValidator => cli::problems::run(problems::pawn_validator::run),
         Command::Solve(args) => cli::solve::run(args),
         Command::Book(args) => cli::book::run(args),
-        Command::Traps(args) => cli::traps::run(args),
+        Command::Traps(args) => cli::traps::run(*args),
         Command::BookMerge(args) => cli::book_merge::run(args),
         Command::KeepSet(args) => cli::keep_set::run(args),
         Command::Tune(args) => cli::tune::run(args),

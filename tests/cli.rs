@@ -610,6 +610,74 @@ fn traps_with_another_engine_as_the_model() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `pawnrace traps --games`: the positions of played games where the
+/// player was to move, in the games it did not win, turn by turn; a later
+/// turn is left once a trap set at an earlier one plays otherwise.
+#[test]
+fn traps_walks_from_the_games_a_player_did_not_win() {
+    let dir = common::temp_dir("traps-games");
+    let out = dir.join("traps.txt");
+    let pgn = dir.join("games.pgn");
+    // The lost position of the tests above, white to move; p lost from it
+    // once and won once.
+    let game = |result: &str| {
+        format!(
+            "[White \"p\"]\n[Black \"q\"]\n[Gaps \"AE\"]\n\
+             [FEN \"8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w -\"]\n\n1. d4 c6 2. g3 c5 {result}\n\n"
+        )
+    };
+    std::fs::write(&pgn, game("0-1") + &game("1-0")).unwrap();
+    let (ok, stdout, err) = pawnrace(&[
+        "traps",
+        "--games",
+        pgn.to_str().unwrap(),
+        "--player",
+        "p",
+        "--turns",
+        "2",
+        "--plies",
+        "1",
+        "--engine",
+        common::BIN,
+        "--engine-name",
+        "model",
+        "--engine-nodes",
+        "300,3000",
+        "--hash",
+        "16",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("1 games of p not won, 1 passed over"), "{err}");
+    // The first turn gets pawnrace's trap (d2d3, as above), not the game's
+    // d2d4: its second turn is not reached any more, so not walked.
+    assert_eq!(
+        stdout,
+        "trap 8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - d2d3 reply f7f5\n"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains(&format!(
+            "--games {} --player p --turns 2 --plies 1",
+            pgn.display()
+        )),
+        "{text}"
+    );
+    std::fs::write(&pgn, "[White \"p\"]\n[Gaps \"AE\"]\n\n1. e5 0-1\n").unwrap();
+    let (ok, _, err) = pawnrace(&[
+        "traps",
+        "--games",
+        pgn.to_str().unwrap(),
+        "--player",
+        "p",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("games.pgn: game 1: "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Whether `--explain`'s output lists more than one candidate, each with
 /// `n` replies (one per level).
 fn replies_per_candidate(stdout: &str, n: usize) -> bool {

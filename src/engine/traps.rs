@@ -68,6 +68,10 @@ pub struct Root {
     /// The game's positions before `pos`, oldest first (a model that plays
     /// as in a game searches its own turns among them first).
     pub before: Vec<Position>,
+    /// Walked only where its side to move is lost or drawn: a position met
+    /// in a played game, where a won side needs no trap and the winner's
+    /// moves are the game's business, not the walk's.
+    pub only_if_lost: bool,
 }
 
 /// The starts of `gaps`' openings, each with all its first moves (those
@@ -96,6 +100,7 @@ pub fn opening_roots(gaps: &[Gaps], mirrors: bool) -> Vec<Root> {
                 pos,
                 keep,
                 before: Vec::new(),
+                only_if_lost: false,
             });
         }
     }
@@ -123,9 +128,11 @@ pub fn grow(
         report,
         seen: HashSet::new(),
         line: Vec::new(),
+        only_if_lost: false,
     };
     for root in roots {
         walk.line = root.before;
+        walk.only_if_lost = root.only_if_lost;
         walk.visit(&root.pos, 0, root.keep, None);
         if stop.is_raised() {
             return;
@@ -149,6 +156,8 @@ struct Walk<'a> {
     seen: HashSet<Position>,
     /// The game's positions before the one visited, oldest first.
     line: Vec<Position>,
+    /// The root's [`Root::only_if_lost`].
+    only_if_lost: bool,
 }
 
 impl Walk<'_> {
@@ -167,6 +176,9 @@ impl Walk<'_> {
             (self.report)(Event::Unknown { pos, ply });
             return;
         };
+        if ply == 0 && self.only_if_lost && value == Value::Win {
+            return;
+        }
         let next: Vec<(Move, Option<Known>)> = match value {
             Value::Win => self.winning_moves(pos, tables_move, keep),
             Value::Loss | Value::Draw => self

@@ -1,24 +1,29 @@
 //! `pawnrace traps`: chooses the traps table's moves (`data/traps.txt`)
-//! near the openings' start, resumably, with the engine's own search as
-//! the model opponent or, with `--engine`, another UCI engine at a few
-//! node counts; `--explain` shows every candidate as the model saw it.
+//! near the openings' start, or where played games went (`--games`),
+//! resumably, with the engine's own search as the model opponent or, with
+//! `--engine`, another UCI engine; `--explain` shows every
+//! candidate as the model saw it.
 
 mod check;
+mod games;
+mod model;
+mod table_file;
 mod uci_model;
 
-use super::args::ProofTable;
+use super::args::{ProofTable, Shard};
 use super::cache::CacheFile;
 use clap::Args;
+use model::Model;
 use pawnrace::engine::traps::{self, Event, Plan, Root};
-use pawnrace::engine::{Candidate, ModelSettings, Opponent, SearchModel, TrapRule};
+use pawnrace::engine::{Candidate, TrapRule};
 use pawnrace::proofs::traps::Traps;
 use pawnrace::rules::Gaps;
 use pawnrace::solver::Solver;
 use pawnrace::tournament::{EngineOption, Openings};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-use uci_model::{Levels, UciModel};
+use table_file::{header, merge, save, this_run};
 
 #[derive(Args, Debug)]
 pub struct TrapsArgs {
@@ -29,8 +34,25 @@ pub struct TrapsArgs {
     /// commas or spaces) instead; --gaps then names one opening.
     #[arg(long, default_value = "")]
     after: String,
+    /// Walk from the positions of these games (PGN or the plain form) where
+    /// --player was to move, in its first --turns turns of the games it did
+    /// not win: traps where a match went and the table did not help.
+    /// --gaps keeps those openings' games; --plies counts from each.
+    #[arg(long, value_name = "PGN", num_args = 1.., conflicts_with = "after", requires = "player")]
+    games: Vec<PathBuf>,
+    /// The player --games walks for, by its name in the games.
+    #[arg(long, value_name = "NAME", requires = "games")]
+    player: Option<String>,
+    /// How many of the player's first turns --games walks from.
+    #[arg(long, default_value_t = 3)]
+    turns: usize,
+    /// With --games, this share of the games' openings (I/N), each opening
+    /// in one share: walks side by side on copies of --out, taken in
+    /// afterwards with --merge.
+    #[arg(long, value_name = "I/N", requires = "games")]
+    shard: Option<Shard>,
     /// Traps are chosen in positions fewer than this many plies from the
-    /// start (or from the position --after gives).
+    /// start (or from the position --after gives, or each --games turn).
     #[arg(long, default_value_t = 4)]
     plies: u32,
     /// The model opponent's deepest search.
@@ -152,30 +174,23 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     // An engine's search is not the same in a mirrored position: its walk
     // takes an opening and its mirror, and any position and its mirror.
     let mirrors = args.engine.is_some();
-    let roots = match (args.after.trim(), gaps.as_slice()) {
-        // Another engine's games go where it takes them: from the start,
-        // its own first moves (and the tables'), not every first move.
-        ("", _) if args.engine.is_some() => traps::opening_roots(&gaps, mirrors)
-            .into_iter()
-            .map(|r| Root {
-                keep: Vec::new(),
-                ..r
-            })
-            .collect(),
-        ("", _) => traps::opening_roots(&gaps, mirrors),
-        (after, &[one]) => match super::args::line_after(one, after) {
-            Ok((before, pos)) => vec![Root {
-                pos,
-                keep: pos.legal_moves().iter().copied().collect(),
-                before,
-            }],
-            Err(e) => {
-                eprintln!("{WHO}: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        _ => {
-            eprintln!("{WHO}: --after needs --gaps to name one opening");
+    let start = if args.games.is_empty() {
+        roots(&args, &gaps, mirrors).map(Start::Roots)
+    } else {
+        let player = args.player.as_deref().unwrap_or_default();
+        games::read(&args.games, player, &gaps, args.shard).map(|g| {
+            eprintln!(
+                "{WHO}: {} games of {player} not won, {} passed over",
+                g.lines.len(),
+                g.passed_over
+            );
+            Start::Games(g)
+        })
+    };
+    let mut start = match start {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{WHO}: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -194,54 +209,65 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     let mut written = true;
     let rule = model.opponent().trap_rule();
     let model_name = model.opponent().name().to_string();
-    traps::grow(
-        &plan,
-        roots,
-        model.opponent(),
-        &mut solver,
-        &mut table,
-        &stop,
-        &mut |event| match event {
-            Event::Assessed {
-                pos,
-                ply,
-                value,
-                candidates,
-                chosen: trap,
-                table,
-            } => {
-                assessed += 1;
-                if args.explain {
-                    println!("position {} ply {ply} value {value}", pos.fen());
-                    for c in candidates {
-                        println!("  {}", explain(c, rule));
-                    }
+    let mut report = |event: Event| match event {
+        Event::Assessed {
+            pos,
+            ply,
+            value,
+            candidates,
+            chosen: trap,
+            table,
+        } => {
+            assessed += 1;
+            if args.explain {
+                println!("position {} ply {ply} value {value}", pos.fen());
+                for c in candidates {
+                    println!("  {}", explain(c, rule));
                 }
-                match trap {
-                    Some(t) => {
-                        chosen += 1;
-                        println!("trap {} {} reply {}", pos.fen(), t.mv, t.reply);
-                    }
-                    None => println!("none {}", pos.fen()),
-                }
-                // A trap, or a position noted as fooling the model nowhere:
-                // a resumed run asks in neither again.
-                if trap.is_some() || table.found_nothing(pos, &model_name) {
-                    written &= save(&args.out, table, &header);
-                }
-                eprintln!(
-                    "{WHO}: {assessed} positions, {chosen} traps, {:.0} s",
-                    started.elapsed().as_secs_f64()
-                );
             }
-            Event::Unknown { pos, ply } => {
-                eprintln!(
-                    "{WHO}: ply {ply}: {} not proven in time, left out",
-                    pos.fen()
-                );
+            match trap {
+                Some(t) => {
+                    chosen += 1;
+                    println!("trap {} {} reply {}", pos.fen(), t.mv, t.reply);
+                }
+                None => println!("none {}", pos.fen()),
             }
-        },
-    );
+            // A trap, or a position noted as fooling the model nowhere:
+            // a resumed run asks in neither again.
+            if trap.is_some() || table.found_nothing(pos, &model_name) {
+                written &= save(&args.out, table, &header);
+            }
+            eprintln!(
+                "{WHO}: {assessed} positions, {chosen} traps, {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Event::Unknown { pos, ply } => {
+            eprintln!(
+                "{WHO}: ply {ply}: {} not proven in time, left out",
+                pos.fen()
+            );
+        }
+    };
+    for turn in 0.. {
+        let roots = match &mut start {
+            Start::Roots(roots) if turn == 0 => std::mem::take(roots),
+            Start::Games(games) if turn < args.turns => games.roots(turn, &table),
+            _ => break,
+        };
+        traps::grow(
+            &plan,
+            roots,
+            model.opponent(),
+            &mut solver,
+            &mut table,
+            &stop,
+            &mut report,
+        );
+        if stop.is_raised() || model.fault().is_some() {
+            break;
+        }
+    }
     // Once more at the end: the header names this run even when it chose
     // nothing new (but not a run whose engine failed).
     if model.fault().is_none() {
@@ -263,130 +289,36 @@ pub fn run(args: TrapsArgs) -> ExitCode {
     }
 }
 
-/// `--merge`: the shards' changes and runs into `--out`.
-fn merge(args: &TrapsArgs, existing: &str, mut table: Traps) -> ExitCode {
-    let mut texts = existing.to_string();
-    let mut shards = Vec::new();
-    for path in &args.merge {
-        let read = std::fs::read_to_string(path).map_err(|e| e.to_string());
-        match read.and_then(|text| Ok((Traps::parse(&text)?, text))) {
-            Ok((shard, text)) => {
-                shards.push(shard);
-                texts.push('\n');
-                texts.push_str(&text);
-            }
-            Err(e) => {
-                eprintln!("{WHO}: {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        }
-    }
-    let set = match table.merge(&shards) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("{WHO}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if !save(&args.out, &table, &header(&texts, None)) {
-        return ExitCode::FAILURE;
-    }
-    eprintln!(
-        "{WHO}: merged {} tables: {set} traps set, table {} positions",
-        shards.len(),
-        table.len()
-    );
-    ExitCode::SUCCESS
+/// Where the walk starts: roots walked once, or played games' turns,
+/// walked turn by turn.
+enum Start {
+    Roots(Vec<Root>),
+    Games(games::Games),
 }
 
-/// The model opponent the run asks for: the engine's own search, or the
-/// engine `--engine` names.
-enum Model {
-    Own(SearchModel),
-    Engine(UciModel),
-}
-
-impl Model {
-    fn new(args: &TrapsArgs) -> Result<Model, String> {
-        match &args.engine {
-            None => Ok(Model::Own(SearchModel::new(ModelSettings {
-                depth: args.model_depth,
-                nodes: args.model_nodes,
-                trap_depth: args.trap_depth,
-            }))),
-            Some(command) => engine_model(command, args).map(Model::Engine),
+/// The openings' starts, or the position `--after` gives.
+fn roots(args: &TrapsArgs, gaps: &[Gaps], mirrors: bool) -> Result<Vec<Root>, String> {
+    match (args.after.trim(), gaps) {
+        // Another engine's games go where it takes them: from the start,
+        // its own first moves (and the tables'), not every first move.
+        ("", _) if args.engine.is_some() => Ok(traps::opening_roots(gaps, mirrors)
+            .into_iter()
+            .map(|r| Root {
+                keep: Vec::new(),
+                ..r
+            })
+            .collect()),
+        ("", _) => Ok(traps::opening_roots(gaps, mirrors)),
+        (after, &[one]) => {
+            let (before, pos) = super::args::line_after(one, after)?;
+            Ok(vec![Root {
+                pos,
+                keep: pos.legal_moves().iter().copied().collect(),
+                before,
+                only_if_lost: false,
+            }])
         }
-    }
-
-    fn opponent(&mut self) -> &mut dyn Opponent {
-        match self {
-            Model::Own(m) => m,
-            Model::Engine(m) => m,
-        }
-    }
-
-    /// What stopped the engine, if it failed.
-    fn fault(&self) -> Option<&str> {
-        match self {
-            Model::Own(_) => None,
-            Model::Engine(m) => m.fault(),
-        }
-    }
-}
-
-fn engine_model(command: &str, args: &TrapsArgs) -> Result<UciModel, String> {
-    let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
-    let Some(program) = argv.first() else {
-        return Err("--engine is empty".into());
-    };
-    let levels = match args.engine_movetime {
-        Some(ms) if ms == 0 || args.engine_tries == 0 => {
-            return Err("--engine-movetime and --engine-tries want numbers above 0".into());
-        }
-        Some(ms) => Levels::MoveTime {
-            ms,
-            tries: args.engine_tries,
-        },
-        None => {
-            let nodes = &args.engine_nodes;
-            if nodes.is_empty() || nodes.contains(&0) || !nodes.is_sorted_by(|a, b| a < b) {
-                return Err("--engine-nodes wants node counts above 0, ascending".into());
-            }
-            Levels::Nodes(nodes.clone())
-        }
-    };
-    let mut name = match &args.engine_name {
-        Some(n) => n.clone(),
-        None => Path::new(program)
-            .file_name()
-            .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned()),
-    };
-    if let Some(ms) = args.engine_movetime {
-        name.push_str(&format!("-{ms}ms"));
-    }
-    if args.engine_in_game {
-        name.push_str("-in-game");
-    }
-    if name.split_whitespace().count() != 1 || name == pawnrace::proofs::traps::OWN_MODEL {
-        return Err(format!("'{name}' cannot name the engine in the table"));
-    }
-    Ok(UciModel::new(
-        name,
-        argv,
-        args.engine_options.clone(),
-        levels,
-        args.engine_in_game,
-    ))
-}
-
-/// Writes `table` to `path`; whether that worked (it says why not).
-fn save(path: &Path, table: &Traps, header: &str) -> bool {
-    match std::fs::write(path, table.to_text(header)) {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("{WHO}: {}: {e}", path.display());
-            false
-        }
+        _ => Err("--after needs --gaps to name one opening".into()),
     }
 }
 
@@ -401,67 +333,5 @@ fn explain(c: &Candidate, rule: TrapRule) -> String {
         c.weight(rule),
         depths.join(" "),
         replies.join(" ")
-    )
-}
-
-fn this_run(args: &TrapsArgs) -> String {
-    let gaps = match &args.gaps {
-        Openings::Gaps(list) if list.len() == 64 => "all".to_string(),
-        Openings::Gaps(list) => list
-            .iter()
-            .map(Gaps::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-        _ => String::new(),
-    };
-    let after = match args.after.trim() {
-        "" => String::new(),
-        moves => format!(" --after {}", moves.replace(' ', ",")),
-    };
-    let model = match &args.engine {
-        None => format!(
-            "--model-depth {} --model-nodes {} --trap-depth {}",
-            args.model_depth, args.model_nodes, args.trap_depth
-        ),
-        Some(command) => {
-            let mut text = format!("--engine '{}'", command.trim());
-            if let Some(name) = &args.engine_name {
-                text.push_str(&format!(" --engine-name {name}"));
-            }
-            for o in &args.engine_options {
-                text.push_str(&format!(" --engine-option {}={}", o.name, o.value));
-            }
-            match args.engine_movetime {
-                Some(ms) => text.push_str(&format!(
-                    " --engine-movetime {ms} --engine-tries {}",
-                    args.engine_tries
-                )),
-                None => {
-                    let nodes: Vec<String> = args.engine_nodes.iter().map(u32::to_string).collect();
-                    text.push_str(&format!(" --engine-nodes {}", nodes.join(",")));
-                }
-            }
-            if args.engine_in_game {
-                text.push_str(" --engine-in-game");
-            }
-            text
-        }
-    };
-    format!(
-        "run: pawnrace traps --gaps {gaps}{after} --plies {} {model} --choice-ms {} --proof-ms {} --hash {}",
-        args.plies, args.choice_ms, args.proof_ms, args.table.mib
-    )
-}
-
-/// The table's header: what its lines mean, and every run that grew it
-/// (`existing`'s, then `this_run`).
-fn header(existing: &str, this_run: Option<String>) -> String {
-    super::args::runs_header(
-        "Traps set ahead of time near the openings' start (see src/proofs/traps.rs):\n\
-         the position's text, its proven value for the side to move (loss or draw), the move\n\
-         to play, the model opponent's reply proven to throw its result away, and the depths\n\
-         at which the model chose that reply; or `none` where no move fooled the model.",
-        existing,
-        this_run,
     )
 }

@@ -24,6 +24,7 @@ fn the_walk_sets_proven_traps_along_the_game() {
         pos: root,
         keep: Vec::new(),
         before: Vec::new(),
+        only_if_lost: false,
     }];
     let mut solver = Solver::new(16);
     grow(
@@ -66,6 +67,7 @@ fn walk_from(
             pos,
             keep: Vec::new(),
             before: Vec::new(),
+            only_if_lost: false,
         })
         .collect();
     grow(plan, roots, model, solver, table, &Stop::new(), &mut |e| {
@@ -249,6 +251,7 @@ fn the_model_is_given_its_earlier_turns_of_the_game() {
             pos: root,
             keep: Vec::new(),
             before: line[..6].to_vec(),
+            only_if_lost: false,
         }],
         &mut model,
         &mut Solver::new(16),
@@ -320,4 +323,45 @@ fn mirrored_openings_are_walked_once() {
     // An engine walks the mirror too, each pair still once.
     assert_eq!(opening_roots(&gaps, true).len(), 3);
     assert_eq!(roots[0].keep.len(), 14);
+}
+
+/// A root met in a played game is walked only where its side to move is
+/// lost or drawn: at a won one the model is not even asked for the
+/// winner's move.
+#[test]
+fn a_game_root_won_for_its_side_to_move_is_left_alone() {
+    let lost = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+    let won = lost.play_unchecked(lost.legal_moves()[0]);
+    assert_eq!(value(&won), Value::Win);
+    let plan = Plan {
+        plies: 1,
+        choice_ms: 60_000,
+        proof_ms: 60_000,
+        mirrors: false,
+    };
+    let mut solver = Solver::new(16);
+    for (only_if_lost, asked) in [(true, false), (false, true)] {
+        let mut model = Scripted::new("noting", first_move);
+        let root = Root {
+            pos: won,
+            keep: Vec::new(),
+            before: Vec::new(),
+            only_if_lost,
+        };
+        let mut table = traps::Traps::default();
+        grow(
+            &plan,
+            vec![root],
+            &mut model,
+            &mut solver,
+            &mut table,
+            &Stop::new(),
+            &mut |_| {},
+        );
+        assert_eq!(
+            !model.asked.is_empty(),
+            asked,
+            "only if lost: {only_if_lost}"
+        );
+    }
 }
