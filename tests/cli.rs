@@ -627,12 +627,20 @@ fn traps_walks_from_the_games_a_player_did_not_win() {
         )
     };
     std::fs::write(&pgn, game("0-1") + &game("1-0")).unwrap();
-    let (ok, stdout, err) = pawnrace(&[
-        "traps",
-        "--games",
-        pgn.to_str().unwrap(),
-        "--player",
-        "p",
+    let walk = |more: &[&str]| {
+        let mut args = vec![
+            "traps",
+            "--games",
+            pgn.to_str().unwrap(),
+            "--player",
+            "p",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(more);
+        pawnrace(&args)
+    };
+    let (ok, stdout, err) = walk(&[
         "--turns",
         "2",
         "--plies",
@@ -645,8 +653,6 @@ fn traps_walks_from_the_games_a_player_did_not_win() {
         "300,3000",
         "--hash",
         "16",
-        "--out",
-        out.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
     assert!(err.contains("1 games of p not won, 1 passed over"), "{err}");
@@ -665,15 +671,7 @@ fn traps_walks_from_the_games_a_player_did_not_win() {
         "{text}"
     );
     std::fs::write(&pgn, "[White \"p\"]\n[Gaps \"AE\"]\n\n1. e5 0-1\n").unwrap();
-    let (ok, _, err) = pawnrace(&[
-        "traps",
-        "--games",
-        pgn.to_str().unwrap(),
-        "--player",
-        "p",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, _, err) = walk(&[]);
     assert!(!ok && err.contains("games.pgn: game 1: "), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,12 +12,7 @@ use crate::testkit::{proven_value as value, replay};
 #[test]
 fn the_walk_sets_proven_traps_along_the_game() {
     let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
-    let plan = Plan {
-        plies: 3,
-        choice_ms: 60_000,
-        proof_ms: 60_000,
-        mirrors: false,
-    };
+    let plan = plan(3, false);
     let mut table = traps::Traps::default();
     let mut plies_assessed = Vec::new();
     let roots = vec![Root {
@@ -48,6 +43,16 @@ fn the_walk_sets_proven_traps_along_the_game() {
         assert_eq!(value(pos), trap.value);
         let after = pos.play_unchecked(trap.mv).play_unchecked(trap.reply);
         assert_ne!(value(&after), Value::Loss, "{} {}", pos.fen(), trap.mv);
+    }
+}
+
+/// A plan of `plies` with a minute for each choice and proof.
+fn plan(plies: u32, mirrors: bool) -> Plan {
+    Plan {
+        plies,
+        choice_ms: 60_000,
+        proof_ms: 60_000,
+        mirrors,
     }
 }
 
@@ -167,12 +172,7 @@ fn another_model_replaces_the_own_searchs_trap() {
     };
     let mut table = traps::Traps::default();
     table.insert(root, own);
-    let plan = Plan {
-        plies: 1,
-        choice_ms: 60_000,
-        proof_ms: 60_000,
-        mirrors: false,
-    };
+    let plan = plan(1, false);
     let mut solver = Solver::new(16);
     let walk = |table: &mut traps::Traps, solver: &mut Solver| {
         walk_from(
@@ -206,12 +206,7 @@ fn another_model_replaces_the_own_searchs_trap() {
 #[test]
 fn a_position_that_fooled_the_model_nowhere_is_not_assessed_again() {
     let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
-    let plan = Plan {
-        plies: 1,
-        choice_ms: 60_000,
-        proof_ms: 60_000,
-        mirrors: false,
-    };
+    let plan = plan(1, false);
     let mut table = traps::Traps::default();
     let mut solver = Solver::new(16);
     let mut walk = |table: &mut traps::Traps, reply| {
@@ -238,12 +233,7 @@ fn the_model_is_given_its_earlier_turns_of_the_game() {
         .map(|n| replay("AE", &moves[..n]))
         .collect();
     let root = line[6];
-    let plan = Plan {
-        plies: 3,
-        choice_ms: 60_000,
-        proof_ms: 60_000,
-        mirrors: false,
-    };
+    let plan = plan(3, false);
     let mut model = Scripted::new("noting", first_move);
     grow(
         &plan,
@@ -333,12 +323,7 @@ fn a_game_root_won_for_its_side_to_move_is_left_alone() {
     let lost = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
     let won = lost.play_unchecked(lost.legal_moves()[0]);
     assert_eq!(value(&won), Value::Win);
-    let plan = Plan {
-        plies: 1,
-        choice_ms: 60_000,
-        proof_ms: 60_000,
-        mirrors: false,
-    };
+    let plan = plan(1, false);
     let mut solver = Solver::new(16);
     for (only_if_lost, asked) in [(true, false), (false, true)] {
         let mut model = Scripted::new("noting", first_move);
