@@ -640,7 +640,7 @@ fn traps_walks_from_the_games_a_player_did_not_win() {
         args.extend(more);
         pawnrace(&args)
     };
-    let (ok, stdout, err) = walk(&[
+    let model = [
         "--turns",
         "2",
         "--plies",
@@ -653,7 +653,8 @@ fn traps_walks_from_the_games_a_player_did_not_win() {
         "300,3000",
         "--hash",
         "16",
-    ]);
+    ];
+    let (ok, stdout, err) = walk(&model);
     assert!(ok, "{err}");
     assert!(err.contains("1 games of p not won, 1 passed over"), "{err}");
     // The first turn gets pawnrace's trap (d2d3, as above), not the game's
@@ -668,6 +669,21 @@ fn traps_walks_from_the_games_a_player_did_not_win() {
             "--games {} --player p --turns 2 --plies 1",
             pgn.display()
         )),
+        "{text}"
+    );
+    // Its trap fooled the model at two levels at most: followed, unless
+    // asked again below three.
+    let (ok, stdout, _) = walk(&model);
+    assert!(ok && stdout.is_empty(), "{stdout}");
+    let (ok, stdout, err) = walk(&[&model[..], &["--again-below", "3"]].concat());
+    assert!(ok, "{err}");
+    assert!(
+        stdout.starts_with("trap 8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - "),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("--turns 2 --again-below 3 --plies 1"),
         "{text}"
     );
     std::fs::write(&pgn, "[White \"p\"]\n[Gaps \"AE\"]\n\n1. e5 0-1\n").unwrap();

@@ -41,6 +41,12 @@ pub struct Plan {
     /// than standing for it: a model that is not the same in a mirrored
     /// position, as an engine's search is not, needs both.
     pub mirrors: bool,
+    /// A trap this model chose that fooled it at fewer than this many of
+    /// its levels or tries is chosen again (0: never). A move-time model's
+    /// trap that fooled one try of two is a coin flip in a match; asked
+    /// again in more tries, the move that fools it most often replaces
+    /// it. Where no move fools it now the trap stands, noted so beside it.
+    pub again_below: usize,
 }
 
 /// What the walk reports.
@@ -262,6 +268,7 @@ impl Walk<'_> {
         // is not the same in a mirrored position.
         if let Some(t) = self.table.written_for(pos)
             && t.by == self.opponent.name()
+            && t.fools.len() >= self.plan.again_below
         {
             return Some(t.mv);
         }

@@ -51,6 +51,12 @@ pub struct TrapsArgs {
     /// afterwards with --merge.
     #[arg(long, value_name = "I/N", requires = "games")]
     shard: Option<Shard>,
+    /// Choose again the traps this model chose that fooled it at fewer
+    /// than this many of its levels or tries (0: never), e.g. a move-time
+    /// walk's traps that fooled one try of two, asked again in more
+    /// --engine-tries: the move that fools it most often replaces each.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    again_below: usize,
     /// Traps are chosen in positions fewer than this many plies from the
     /// start (or from the position --after gives, or each --games turn).
     #[arg(long, default_value_t = 4)]
@@ -199,6 +205,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         choice_ms: args.choice_ms,
         proof_ms: args.proof_ms,
         mirrors,
+        again_below: args.again_below,
     };
     let header = header(&existing, Some(this_run(&args)));
     let mut solver = Solver::new(args.table.mib);

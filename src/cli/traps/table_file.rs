@@ -81,6 +81,9 @@ pub(super) fn this_run(args: &TrapsArgs) -> String {
             after.push_str(&format!(" --shard {shard}"));
         }
     }
+    if args.again_below > 0 {
+        after.push_str(&format!(" --again-below {}", args.again_below));
+    }
     let model = match &args.engine {
         None => format!(
             "--model-depth {} --model-nodes {} --trap-depth {}",

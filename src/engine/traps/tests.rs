@@ -53,6 +53,7 @@ fn plan(plies: u32, mirrors: bool) -> Plan {
         choice_ms: 60_000,
         proof_ms: 60_000,
         mirrors,
+        again_below: 0,
     }
 }
 
@@ -293,6 +294,7 @@ fn a_mirror_is_walked_again_only_where_the_plan_says() {
             choice_ms: 60_000,
             proof_ms: 60_000,
             mirrors,
+            again_below: 0,
         };
         let mut model = Scripted::new("keeping", keeping_move);
         let mut table = traps::Traps::default();
@@ -349,4 +351,48 @@ fn a_game_root_won_for_its_side_to_move_is_left_alone() {
             "only if lost: {only_if_lost}"
         );
     }
+}
+
+/// With `again_below`, this model's own trap that fooled it at fewer
+/// levels is chosen again: replaced where a move fools it more, left
+/// standing (noted so) where none fools it now; either way a walk
+/// resumed from the table does not ask there again. Without, it is
+/// followed as it is.
+#[test]
+fn a_weak_trap_of_this_model_is_chosen_again_where_the_plan_says() {
+    let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+    let d4 = crate::rules::parse_move(&root, "d2d4").unwrap();
+    let c6 = crate::rules::parse_move(&root.play_unchecked(d4), "c7c6").unwrap();
+    let weak = |by: &str| traps::Trap {
+        value: Value::Loss,
+        mv: d4,
+        reply: c6,
+        fools: vec![200],
+        by: by.to_string(),
+    };
+    let mut solver = Solver::new(16);
+    let mut walk = |again_below, name, reply, table: &mut traps::Traps| {
+        let plan = Plan {
+            again_below,
+            ..plan(1, false)
+        };
+        let mut model = Scripted::new(name, reply);
+        walk_from(&[root], &plan, &mut model, &mut solver, table)
+    };
+
+    let mut table = traps::Traps::default();
+    table.insert(root, weak("first-move"));
+    assert_eq!(walk(0, "first-move", first_move, &mut table), 0);
+    assert_eq!(walk(2, "first-move", first_move, &mut table), 1);
+    let trap = table.get(&root).unwrap();
+    assert_eq!(trap.fools, [100, 200]);
+    assert_eq!(walk(2, "first-move", first_move, &mut table), 0);
+
+    let mut table = traps::Traps::default();
+    table.insert(root, weak("perfect"));
+    assert_eq!(walk(2, "perfect", keeping_move, &mut table), 1);
+    assert_eq!(table.get(&root), Some(weak("perfect")));
+    assert!(table.found_nothing(&root, "perfect"));
+    let resumed = &mut traps::Traps::parse(&table.to_text("")).unwrap();
+    assert_eq!(walk(2, "perfect", keeping_move, resumed), 0, "asked again");
 }
