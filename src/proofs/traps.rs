@@ -32,7 +32,8 @@
 //! A position where a model was asked and no move fooled it says so, with
 //! `none` for the trap, so that a walk resumed from the table does not ask
 //! again (an assessment takes minutes). Play reads only the traps; a trap
-//! another model chose there stands:
+//! another model chose there stands, as does the model's own where it was
+//! asked again in more tries (`traps --again-below`) and fooled nowhere:
 //!
 //! ```text
 //! 8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none by fairy-stockfish-in-game
