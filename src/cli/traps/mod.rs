@@ -225,7 +225,10 @@ pub fn run(args: TrapsArgs) -> ExitCode {
             chosen: trap,
             table,
         } => {
-            assessed += 1;
+            // An assessment cut short (time, a fault, Ctrl-C) is neither a
+            // trap nor a note: a resumed run asks there again.
+            let noted = trap.is_some() || table.found_nothing(pos, &model_name);
+            assessed += usize::from(noted);
             if args.explain {
                 println!("position {} ply {ply} value {value}", pos.fen());
                 for c in candidates {
@@ -237,11 +240,10 @@ pub fn run(args: TrapsArgs) -> ExitCode {
                     chosen += 1;
                     println!("trap {} {} reply {}", pos.fen(), t.mv, t.reply);
                 }
-                None => println!("none {}", pos.fen()),
+                None if noted => println!("none {}", pos.fen()),
+                None => println!("unfinished {}", pos.fen()),
             }
-            // A trap, or a position noted as fooling the model nowhere:
-            // a resumed run asks in neither again.
-            if trap.is_some() || table.found_nothing(pos, &model_name) {
+            if noted {
                 written &= save(&args.out, table, &header);
             }
             eprintln!(
