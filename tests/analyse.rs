@@ -243,6 +243,25 @@ fn the_analysis_scripts_read_the_tables() {
         ],
         "{out}"
     );
+    // The same move as a lead-in: alice's reply (2. g4, b2b4 in the
+    // mirror) is the one it leads with.
+    let leads = dir.join("leads.txt");
+    std::fs::write(
+        &leads,
+        "8/p1pppppp/8/8/7P/8/PPPPP1P1/8 b - loss lead h7h6 reply b2b4 fools 1 2 by fairy-stockfish\n",
+    )
+    .unwrap();
+    let mut with_lead = args.clone();
+    with_lead[7] = leads.to_str().unwrap();
+    let out = python(met, &with_lead, "");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "game 1  gaps CG  ply 2  fairy-stockfish lead  a7a6  played a7a6  then as led",
+            "fairy-stockfish lead: met 1, replied as led 1"
+        ],
+        "{out}"
+    );
     // The trap put to a UCI engine (pawnrace itself) again, from a new game
     // and after its own first move's search: how often its reply throws the
     // win away (never: pawnrace plays the proven result).

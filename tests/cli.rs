@@ -478,6 +478,22 @@ fn traps_chooses_a_trap_and_check_proves_it_again() {
     assert!(entries[0].contains(" w - loss trap "), "{text}");
     let (ok, _, err) = pawnrace(&["traps", "--check", "1", "--hash", "16", "--out", out_arg]);
     assert!(ok && err.contains("checked 1, 0 wrong"), "{err}");
+    // A lead-in from that lost position: checked (every second line, the
+    // lead alone) as lost and leading into a trap of the same model, and
+    // wrong where the table holds none after its reply.
+    let lead = "8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - loss lead h2h3 reply h7h6 fools 9\n";
+    let then = "8/2pp1pp1/1p5p/4P3/p1P5/7P/1P1P1PP1/8 w - loss trap g2g3 reply g7g6 fools 9\n";
+    for (table, checked) in [
+        (format!("{lead}{then}"), "checked 1, 0 wrong"),
+        (lead.into(), "checked 0, 1 wrong"),
+    ] {
+        std::fs::write(&out, table).unwrap();
+        let (ok, _, err) = pawnrace(&["traps", "--check", "2", "--hash", "16", "--out", out_arg]);
+        assert!(
+            err.contains(checked) && ok == checked.ends_with(" 0 wrong"),
+            "{err}"
+        );
+    }
     // After 1. g3 here black still wins with ...c6: no trap.
     let wrong = "8/2pp1ppp/1p6/4P3/p1P5/8/1P1P1PPP/8 w - loss trap g2g3 reply c7c6 fools 9\n";
     std::fs::write(&out, wrong).unwrap();

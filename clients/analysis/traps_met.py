@@ -10,7 +10,10 @@ engine a line names after `by`).
     python3 clients/analysis/traps_met.py --pawnrace target/release/pawnrace \\
         --player pawnrace-1s --analysis a.txt [--traps data/traps.txt]
 
-Prints a line per trap position met, then per model: `met N, fell M`.
+Prints a line per trap position met, then per model: `met N, fell M`. A
+lead-in (a move that leads to the model's trap a move later) is counted
+apart, as `<model> lead`: `met N, replied as led M`, whether the opponent
+played the reply it leads with (the trap that follows has its own line).
 
 With `--engine` (a UCI command, `--option NAME=VALUE`, `--movetime`), each
 trap the player played is put to that engine again, `--repeat` times two
@@ -34,7 +37,8 @@ from trap_probe import Engine, Proc, mirror_move, mirror_rank, table_rows, verdi
 
 
 def read_traps(path):
-    """{position (board and side): (move, model)}."""
+    """{position (board and side): (move, model, reply)}; a lead-in's model
+    is written `<model> lead`, its reply the one it leads with."""
     traps = {}
     for line in open(path):
         w = line.split()
@@ -42,7 +46,9 @@ def read_traps(path):
         if not w or w[0].startswith("#") or w[4] == "none":
             continue
         model = w[w.index("by") + 1] if "by" in w else "pawnrace"
-        traps[w[0] + " " + w[1]] = (w[5], model)
+        if w[4] == "lead":
+            model += " lead"
+        traps[w[0] + " " + w[1]] = (w[5], model, w[7])
     return traps
 
 
@@ -54,7 +60,7 @@ def trap_in(traps, fen):
         return traps[f"{board} {side}"]
     mirrored = "/".join(mirror_rank(r) for r in board.split("/"))
     found = traps.get(f"{mirrored} {side}")
-    return found and (mirror_move(found[0]), found[1])
+    return found and (mirror_move(found[0]), found[1], mirror_move(found[2]))
 
 
 def main():
@@ -84,22 +90,44 @@ def main():
     # (the line, its model, moves to the trap, the replies from a new game,
     # as played)
     lines = []
+    # A lead-in played: its line's index and the reply it leads with,
+    # judged once the next move is read.
+    led = None
     for m, rows in table_rows(open(a.analysis).read()):
         mine = "white" if m[2] == a.player else "black"
         cmd("newgame", "ok newgame")
         cmd(f"gaps {m[4]}", "ok gaps")
         start = cmd("fen", "ok fen")[-1][len("ok fen "):]
         moves = []
-        for i, row in enumerate(rows[: a.plies]):
+        # One ply past --plies: a lead-in's reply is judged there.
+        for i, row in enumerate(rows[: a.plies + 1]):
             trap = None
-            if row[2] == mine:
+            if row[2] == mine and i < a.plies:
                 fen = cmd("fen", "ok fen")[-1][len("ok fen "):]
                 trap = trap_in(traps, fen)
             played = cmd(f"move {row[3]}", "ok move")[-1].split()[2]
             moves.append(played)
+            if led is not None:
+                (k, expected), led = led, None
+                as_led = played == expected
+                met[lines[k][1]][1] += as_led
+                lines[k] = (lines[k][0] + ("as led" if as_led else f"otherwise, not {expected}"),
+                            *lines[k][1:])
             if trap is None:
                 continue
-            mv, model = trap
+            mv, model, reply = trap
+            if model.endswith(" lead"):
+                # It fools nobody itself: whether the reply it leads with
+                # came (the trap after it has its own line).
+                counts = met.setdefault(model, [0, 0])
+                counts[0] += played == mv
+                text = (f"game {m[1]}  gaps {m[4]}  ply {row[0]}  {model}  {mv}  "
+                        f"played {played}  then ")
+                judged = played == mv and i + 1 < len(rows)
+                if judged:
+                    led = (len(lines), reply)
+                lines.append((text + ("" if judged else "-"), model, m[4], list(moves), None))
+                continue
             answer = rows[i + 1][6] if i + 1 < len(rows) else "-"
             counts = met.setdefault(model, [0, 0])
             text = (f"game {m[1]}  gaps {m[4]}  ply {row[0]}  {model}  trap {mv}  "
@@ -130,7 +158,7 @@ def main():
             text += f"  wrong: new game {fell[0]}/{a.repeat}, as played {fell[1]}/{a.repeat}"
         print(text)
     for model, (n, fell) in sorted(met.items()):
-        line = f"{model}: met {n}, fell {fell}"
+        line = f"{model}: met {n}, " + ("replied as led" if model.endswith(" lead") else "fell") + f" {fell}"
         if model in probed:
             asked, fresh, warm = probed[model]
             line += f"; put to the engine again, wrong from a new game {fresh} of {asked}, as played {warm} of {asked}"

@@ -16,6 +16,11 @@
 //! position lost (or drawn) for the side to move, the trap chosen there,
 //! else the move the engine plays without one. Every trap is chosen by
 //! `resist::choose`, the rule the engine uses in play.
+//!
+//! Where a lost position fools the model at no move, the plan may spread
+//! the walk over every move ([`Plan::lead_ins`]): the model's reply to one
+//! may reach a position where a trap fools it, and that move is set as a
+//! lead-in.
 
 use super::resist::{self, Candidate, Opponent};
 use super::time::Clock;
@@ -23,7 +28,7 @@ use crate::proofs::{self, traps};
 use crate::rules::{Color, Gaps, Move, Position, RuleSet};
 use crate::solver::{SolveLimits, Solver, Value};
 use crate::stop::Stop;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 /// How far to walk and how hard to look.
@@ -47,6 +52,12 @@ pub struct Plan {
     /// again in more tries, the move that fools it most often replaces
     /// it. Where no move fools it now the trap stands, noted so beside it.
     pub again_below: usize,
+    /// In a lost position where no move fools this model, walk on after
+    /// every move rather than the one the engine plays, and set as a
+    /// lead-in the move whose reply by the model reaches this model's
+    /// heaviest trap (an engine's search near the start is often past
+    /// fooling at once, yet not a move later).
+    pub lead_ins: bool,
 }
 
 /// What the walk reports.
@@ -59,6 +70,14 @@ pub enum Event<'a> {
         value: Value,
         candidates: &'a [Candidate],
         chosen: Option<&'a traps::Trap>,
+        table: &'a traps::Traps,
+    },
+    /// A lead-in set (now in the table): a lost position's move whose
+    /// reply by the model reaches its trap.
+    Lead {
+        pos: &'a Position,
+        ply: u32,
+        lead: &'a traps::Trap,
         table: &'a traps::Traps,
     },
     /// A position on the way whose value was not proven in time: the walk
@@ -135,6 +154,8 @@ pub fn grow(
         seen: HashSet::new(),
         line: Vec::new(),
         only_if_lost: false,
+        model_replies: HashMap::new(),
+        spread_from: HashSet::new(),
     };
     for root in roots {
         walk.line = root.before;
@@ -164,6 +185,11 @@ struct Walk<'a> {
     line: Vec<Position>,
     /// The root's [`Root::only_if_lost`].
     only_if_lost: bool,
+    /// The model's reply in each position the walk asked it for its best
+    /// (the winner's moves), to find the lead-ins.
+    model_replies: HashMap<Position, Move>,
+    /// The positions the walk spread from, over every move.
+    spread_from: HashSet<Position>,
 }
 
 impl Walk<'_> {
@@ -185,19 +211,39 @@ impl Walk<'_> {
         if ply == 0 && self.only_if_lost && value == Value::Win {
             return;
         }
+        let mut spread = false;
+        // A lead-in is the model's reply alone: past a spread move, the
+        // tables' is not walked.
+        let past_spread = self
+            .line
+            .last()
+            .is_some_and(|p| self.spread_from.contains(p));
         let next: Vec<(Move, Option<Known>)> = match value {
+            Value::Win if past_spread => self.winning_moves(pos, None, keep),
             Value::Win => self.winning_moves(pos, tables_move, keep),
-            Value::Loss | Value::Draw => self
-                .resist(pos, ply, value, tables_move)
-                .map(|mv| (mv, None))
-                .into_iter()
-                .collect(),
+            Value::Loss | Value::Draw => {
+                let played = self.resist(pos, ply, value, tables_move);
+                spread = self.spreads(pos, ply, value);
+                let moves = if spread {
+                    pos.legal_moves().iter().copied().collect()
+                } else {
+                    Vec::from_iter(played)
+                };
+                moves.into_iter().map(|mv| (mv, None)).collect()
+            }
         };
+        if spread {
+            self.spread_from.insert(*pos);
+        }
         self.line.push(*pos);
-        for (mv, known) in next {
+        for &(mv, known) in &next {
             self.visit(&pos.play_unchecked(mv), ply + 1, Vec::new(), known);
         }
         self.line.pop();
+        if spread && !self.stop.is_raised() {
+            let moves: Vec<Move> = next.iter().map(|&(mv, _)| mv).collect();
+            self.lead_in(pos, ply, &moves);
+        }
     }
 
     /// The positions before the one visited where `side` was to move: a
@@ -236,7 +282,11 @@ impl Walk<'_> {
         let mut moves = keep;
         moves.extend(tables);
         let earlier = self.turns_of(pos.side_to_move());
-        moves.extend(resist::model_best(pos, &earlier, self.opponent, self.stop));
+        let model = resist::model_best(pos, &earlier, self.opponent, self.stop);
+        if let Some(m) = model {
+            self.model_replies.insert(*pos, m);
+        }
+        moves.extend(model);
         let mut out: Vec<(Move, Option<Known>)> = Vec::new();
         for mv in moves {
             if out.iter().any(|(m, _)| *m == mv) || !pos.is_legal(mv) {
@@ -300,6 +350,7 @@ impl Walk<'_> {
                 .map(|&l| self.opponent.label(l))
                 .collect(),
             by: self.opponent.name().to_string(),
+            lead: false,
         });
         match &chosen {
             Some(t) => self.table.replace(*pos, t.clone()),
@@ -322,5 +373,6 @@ impl Walk<'_> {
     }
 }
 
+mod lead;
 #[cfg(test)]
 mod tests;

@@ -38,6 +38,17 @@
 //! ```text
 //! 8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss none by fairy-stockfish-in-game
 //! ```
+//!
+//! Where no move fools a model at once, a move can still lead to a trap:
+//! the model's reply to it (not an error) reaches a position where the
+//! same model's trap is written. Such a lead-in says `lead` for `trap`,
+//! the reply the model played, and the levels the trap after it fools
+//! (`traps --lead-ins`); play reads it as a trap, its move to play. Leads
+//! are set in lost positions only, where every move keeps the value:
+//!
+//! ```text
+//! 8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss lead a7a5 reply b2b3 fools 1 2 by fairy-stockfish-in-game
+//! ```
 
 use crate::rules::{Move, Position, RuleSet};
 use crate::solver::Value;
@@ -55,13 +66,18 @@ pub struct Trap {
     pub value: Value,
     /// The move to play.
     pub mv: Move,
-    /// The model opponent's reply to it, proven to throw its result away.
+    /// The model opponent's reply to it, proven to throw its result away
+    /// (for a lead-in, the reply it played, into a position with its trap).
     pub reply: Move,
     /// The model's levels that chose that reply: its search depths, or
-    /// node counts for another engine.
+    /// node counts for another engine (for a lead-in, the levels the trap
+    /// after the reply fools).
     pub fools: Vec<u32>,
     /// The model: `pawnrace` (the engine's own search), or the engine named.
     pub by: String,
+    /// A lead-in: the move leads to the model's trap a move later rather
+    /// than fooling it at once.
+    pub lead: bool,
 }
 
 /// The model named when a line names none: the engine's own search.
@@ -244,9 +260,10 @@ impl Traps {
 
 fn write_line(pos: &Position, trap: &Trap) -> String {
     let mut line = format!(
-        "{} {} trap {} reply {} fools",
+        "{} {} {} {} reply {} fools",
         pos.fen(),
         trap.value,
+        if trap.lead { "lead" } else { "trap" },
         trap.mv,
         trap.reply
     );
@@ -260,6 +277,7 @@ fn write_line(pos: &Position, trap: &Trap) -> String {
 }
 
 const WANT: &str = "want: <position text> loss|draw trap <move> reply <move> fools <levels> [by <engine>], \
+     <position text> loss lead <move> reply <move> fools <levels> [by <engine>], \
      or <position text> loss|draw none [by <engine>]";
 
 /// One line of the table: a trap, or a model no move fooled.
@@ -271,8 +289,11 @@ enum Line {
 fn read_line(line: &str) -> Result<Line, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let nothing = words.len() >= 5 && words[4] == "none";
-    let trap =
-        words.len() >= 10 && words[4] == "trap" && words[6] == "reply" && words[8] == "fools";
+    let lead = words.len() > 4 && words[4] == "lead";
+    let trap = words.len() >= 10
+        && (words[4] == "trap" || lead)
+        && words[6] == "reply"
+        && words[8] == "fools";
     if !nothing && !trap {
         return Err(WANT.into());
     }
@@ -281,6 +302,9 @@ fn read_line(line: &str) -> Result<Line, String> {
     let value: Value = words[3].parse()?;
     if value == Value::Win {
         return Err("a won position sets no trap".into());
+    }
+    if lead && value != Value::Loss {
+        return Err("a lead-in is set in a lost position only".into());
     }
     if nothing {
         let model = match &words[5..] {
@@ -319,6 +343,7 @@ fn read_line(line: &str) -> Result<Line, String> {
         reply,
         fools,
         by,
+        lead,
     };
     Ok(Line::Trap(pos, trap))
 }

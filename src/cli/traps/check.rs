@@ -40,6 +40,27 @@ pub(super) fn check(table: &Traps, every: usize, args: &TrapsArgs) -> ExitCode {
             Value::Draw
         };
         let value = value_for(pos, side);
+        if trap.lead {
+            // Not an error but the model's reply, into its trap.
+            let leads = table
+                .written_for(&replied)
+                .is_some_and(|t| t.by == trap.by && !t.lead);
+            match value {
+                Some(Value::Loss) if leads => checked += 1,
+                Some(v) => {
+                    eprintln!(
+                        "{WHO}: {}: the table leads with {} (reply {}) in a loss; proven {v}, {} trap after the reply",
+                        pos.fen(),
+                        trap.mv,
+                        trap.reply,
+                        if leads { "a" } else { "no" }
+                    );
+                    wrong += 1;
+                }
+                None => unproven += 1,
+            }
+            continue;
+        }
         let kept = if trap.value == Value::Draw {
             value_for(&after, side)
         } else {

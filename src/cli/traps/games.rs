@@ -217,6 +217,7 @@ mod tests {
                 reply: after.legal_moves()[0],
                 fools: vec![1],
                 by: "model".into(),
+                lead: false,
             }
         };
         let mut table = Traps::default();

@@ -57,6 +57,12 @@ pub struct TrapsArgs {
     /// --engine-tries: the move that fools it most often replaces each.
     #[arg(long, value_name = "N", default_value_t = 0)]
     again_below: usize,
+    /// In a lost position where no move fools the model, walk on after
+    /// every move, and set as a lead-in the move whose reply by the model
+    /// reaches its heaviest trap a move later (needs --plies 3 or more
+    /// from the position; an engine model's trap there is kept).
+    #[arg(long)]
+    lead_ins: bool,
     /// Traps are chosen in positions fewer than this many plies from the
     /// start (or from the position --after gives, or each --games turn).
     #[arg(long, default_value_t = 4)]
@@ -118,7 +124,8 @@ pub struct TrapsArgs {
     /// Instead of walking, prove every Nth trap of the table again from an
     /// empty solver table: the position's value, that a drawn position's
     /// trap keeps the draw, and that the reply throws the opponent's result
-    /// away. Fails on any disagreement.
+    /// away (for a lead-in: the position is lost, and the table holds the
+    /// same model's trap after the reply). Fails on any disagreement.
     #[arg(long, value_name = "N")]
     check: Option<usize>,
     /// Instead of walking, take in what these tables changed (copies of
@@ -206,6 +213,7 @@ pub fn run(args: TrapsArgs) -> ExitCode {
         proof_ms: args.proof_ms,
         mirrors,
         again_below: args.again_below,
+        lead_ins: args.lead_ins,
     };
     let header = header(&existing, Some(this_run(&args)));
     let mut solver = Solver::new(args.table.mib);
@@ -250,6 +258,16 @@ pub fn run(args: TrapsArgs) -> ExitCode {
                 "{WHO}: {assessed} positions, {chosen} traps, {:.0} s",
                 started.elapsed().as_secs_f64()
             );
+        }
+        Event::Lead {
+            pos,
+            ply,
+            lead,
+            table,
+        } => {
+            println!("lead {} {} reply {}", pos.fen(), lead.mv, lead.reply);
+            eprintln!("{WHO}: ply {ply}: a lead-in to the model's trap");
+            written &= save(&args.out, table, &header);
         }
         Event::Unknown { pos, ply } => {
             eprintln!(

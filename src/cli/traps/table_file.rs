@@ -84,6 +84,9 @@ pub(super) fn this_run(args: &TrapsArgs) -> String {
     if args.again_below > 0 {
         after.push_str(&format!(" --again-below {}", args.again_below));
     }
+    if args.lead_ins {
+        after.push_str(" --lead-ins");
+    }
     let model = match &args.engine {
         None => format!(
             "--model-depth {} --model-nodes {} --trap-depth {}",
@@ -126,7 +129,8 @@ pub(super) fn header(existing: &str, this_run: Option<String>) -> String {
         "Traps set ahead of time near the openings' start (see src/proofs/traps.rs):\n\
          the position's text, its proven value for the side to move (loss or draw), the move\n\
          to play, the model opponent's reply proven to throw its result away, and the depths\n\
-         at which the model chose that reply; or `none` where no move fooled the model.",
+         at which the model chose that reply; or `none` where no move fooled the model; or a\n\
+         `lead` to the model's trap a move later (its reply, and the levels that trap fools).",
         existing,
         this_run,
     )

@@ -54,6 +54,7 @@ fn plan(plies: u32, mirrors: bool) -> Plan {
         proof_ms: 60_000,
         mirrors,
         again_below: 0,
+        lead_ins: false,
     }
 }
 
@@ -170,6 +171,7 @@ fn another_model_replaces_the_own_searchs_trap() {
         reply: c6,
         fools: vec![9],
         by: traps::OWN_MODEL.to_string(),
+        lead: false,
     };
     let mut table = traps::Traps::default();
     table.insert(root, own);
@@ -295,6 +297,7 @@ fn a_mirror_is_walked_again_only_where_the_plan_says() {
             proof_ms: 60_000,
             mirrors,
             again_below: 0,
+            lead_ins: false,
         };
         let mut model = Scripted::new("keeping", keeping_move);
         let mut table = traps::Traps::default();
@@ -369,6 +372,7 @@ fn a_weak_trap_of_this_model_is_chosen_again_where_the_plan_says() {
         reply: c6,
         fools: vec![200],
         by: by.to_string(),
+        lead: false,
     };
     let mut solver = Solver::new(16);
     let mut walk = |again_below, name, reply, table: &mut traps::Traps| {
@@ -396,3 +400,5 @@ fn a_weak_trap_of_this_model_is_chosen_again_where_the_plan_says() {
     let resumed = &mut traps::Traps::parse(&table.to_text("")).unwrap();
     assert_eq!(walk(2, "perfect", keeping_move, resumed), 0, "asked again");
 }
+
+mod lead;

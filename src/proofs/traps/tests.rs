@@ -58,6 +58,24 @@ fn another_models_traps_name_it_and_replace_in_place() {
     assert_eq!(Traps::parse(&traps.to_text("")).unwrap().len(), 2);
 }
 
+/// A lead-in reads and writes as a trap does, saying `lead`, and play
+/// takes its move (and its mirror's) as a trap's.
+#[test]
+fn a_lead_in_reads_back_and_answers_as_a_trap() {
+    let lead = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss lead a7a5 reply b2b3 fools 1 2 by fairy-stockfish-in-game\n";
+    let traps = Traps::parse(lead).unwrap();
+    assert_eq!(traps.to_text(""), lead);
+    let (pos, trap) = traps.entries().next().unwrap();
+    assert!(trap.lead);
+    assert_eq!(traps.get(pos).unwrap().mv.to_string(), "a7a5");
+    assert_eq!(
+        traps.get(&pos.mirror_files()).unwrap().mv.to_string(),
+        "h7h5"
+    );
+    let plain = Traps::parse(BY).unwrap();
+    assert!(!plain.entries().next().unwrap().1.lead);
+}
+
 #[test]
 fn bad_lines_are_named() {
     let pos = "8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b -";
@@ -73,6 +91,8 @@ fn bad_lines_are_named() {
             "loss trap a7a5 reply b2b3 fools 9 by a b",
             "one engine name",
         ),
+        ("draw lead a7a5 reply b2b3 fools 9", "lost position only"),
+        ("loss lead a7a5 reply b2b3", "want:"),
         ("loss none fairy-stockfish", "want:"),
         ("loss none by", "want:"),
         ("win none", "won position"),

@@ -1,0 +1,98 @@
+//! Lead-ins: a walk that spreads where no move fools the model at once.
+
+use super::*;
+
+/// A model that plays a move keeping its result everywhere but in `weak`,
+/// where it plays the first move: fooled a move later than asked.
+struct Later {
+    weak: HashSet<Position>,
+    asked: usize,
+}
+
+impl Opponent for Later {
+    fn name(&self) -> &str {
+        "later"
+    }
+    fn label(&self, level: u32) -> u32 {
+        level
+    }
+    fn trap_rule(&self) -> TrapRule {
+        TrapRule::AnyTry
+    }
+    fn replies(
+        &mut self,
+        pos: &Position,
+        _: &[Position],
+        _: u64,
+        _: &Clock,
+        _: &Stop,
+    ) -> Option<resist::Seen> {
+        self.asked += 1;
+        let reply = match self.weak.contains(pos) {
+            true => first_move(pos),
+            false => keeping_move(pos),
+        }?;
+        Some(resist::Seen {
+            replies: vec![reply, reply],
+            score: crate::engine::Score::Cp(0),
+            nodes: 0,
+        })
+    }
+}
+
+/// Where no move fools the model at once, a plan with lead-ins walks on
+/// after every move and sets the one whose reply by the model reaches its
+/// trap; play reads it as a trap. A resumed walk follows it without
+/// spreading again; a plan without lead-ins sets none.
+#[test]
+fn a_lead_in_is_set_where_the_model_is_fooled_a_move_later() {
+    let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+    assert_eq!(value(&root), Value::Loss);
+    let lead = crate::rules::parse_move(&root, "h2h4").unwrap();
+    let reply = keeping_move(&root.play_unchecked(lead)).unwrap();
+    let trap_at = root.play_unchecked(lead).play_unchecked(reply);
+    let weak: HashSet<Position> = trap_at
+        .legal_moves()
+        .iter()
+        .map(|&m| trap_at.play_unchecked(m))
+        .collect();
+    let mut solver = Solver::new(16);
+    let mut walk = |lead_ins, table: &mut traps::Traps| {
+        let plan = Plan {
+            lead_ins,
+            ..plan(3, false)
+        };
+        let mut model = Later {
+            weak: weak.clone(),
+            asked: 0,
+        };
+        walk_from(&[root], &plan, &mut model, &mut solver, table);
+        model.asked
+    };
+
+    let mut table = traps::Traps::default();
+    walk(false, &mut table);
+    assert!(table.found_nothing(&root, "later"));
+    assert_eq!(table.get(&root), None);
+
+    let mut table = traps::Traps::default();
+    let spread = walk(true, &mut table);
+    // h2h4's line or one that transposes into it (d2d3 c7c6 then h2h4
+    // reaches what h2h4 c7c6 then d2d3 does): the first such move.
+    let set = table.get(&root).expect("a lead-in");
+    let order = |m| root.legal_moves().iter().position(|&x| x == m);
+    assert!(set.lead && order(set.mv) <= order(lead), "{}", set.mv);
+    let led_to = root.play_unchecked(set.mv).play_unchecked(set.reply);
+    let trap = table.written_for(&led_to).expect("the trap it leads to");
+    assert_eq!((trap.by.as_str(), trap.lead), ("later", false));
+    assert_eq!(set.fools, trap.fools);
+    assert!(table.written_for(&trap_at).is_some());
+    let text = table.to_text("");
+    let line = format!("{} loss lead {} reply {}", root.fen(), set.mv, set.reply);
+    assert!(text.contains(&line), "{text}");
+
+    let resumed = &mut traps::Traps::parse(&text).unwrap();
+    let followed = walk(true, resumed);
+    assert!(followed < spread / 4, "{followed} of {spread} asked again");
+    assert_eq!(resumed.get(&root), Some(set));
+}
