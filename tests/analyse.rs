@@ -234,14 +234,16 @@ fn the_analysis_scripts_read_the_tables() {
         "--traps",
         traps.to_str().unwrap(),
     ];
-    let out = python(met, &args, "");
-    assert_eq!(
-        out.lines().collect::<Vec<_>>(),
+    let reads = |args: &[&str], want: [&str; 2]| {
+        let out = python(met, args, "");
+        assert_eq!(out.lines().collect::<Vec<_>>(), want, "{out}");
+    };
+    reads(
+        &args,
         [
             "game 1  gaps CG  ply 2  fairy-stockfish  trap a7a6  played a7a6  then kept",
-            "fairy-stockfish: met 1, fell 0"
+            "fairy-stockfish: met 1, fell 0",
         ],
-        "{out}"
     );
     // The same move as a lead-in: alice's reply (2. g4, b2b4 in the
     // mirror) is the one it leads with.
@@ -253,14 +255,12 @@ fn the_analysis_scripts_read_the_tables() {
     .unwrap();
     let mut with_lead = args.clone();
     with_lead[7] = leads.to_str().unwrap();
-    let out = python(met, &with_lead, "");
-    assert_eq!(
-        out.lines().collect::<Vec<_>>(),
+    reads(
+        &with_lead,
         [
             "game 1  gaps CG  ply 2  fairy-stockfish lead  a7a6  played a7a6  then as led",
-            "fairy-stockfish lead: met 1, replied as led 1"
+            "fairy-stockfish lead: met 1, replied as led 1",
         ],
-        "{out}"
     );
     // The trap put to a UCI engine (pawnrace itself) again, from a new game
     // and after its own first move's search: how often its reply throws the
