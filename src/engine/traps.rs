@@ -155,12 +155,11 @@ pub fn grow(
         line: Vec::new(),
         only_if_lost: false,
         model_replies: HashMap::new(),
-        spread_from: HashSet::new(),
     };
     for root in roots {
         walk.line = root.before;
         walk.only_if_lost = root.only_if_lost;
-        walk.visit(&root.pos, 0, root.keep, None);
+        walk.visit(&root.pos, 0, root.keep, None, false);
         if stop.is_raised() {
             return;
         }
@@ -188,14 +187,21 @@ struct Walk<'a> {
     /// The model's reply in each position the walk asked it for its best
     /// (the winner's moves), to find the lead-ins.
     model_replies: HashMap<Position, Move>,
-    /// The positions the walk spread from, over every move.
-    spread_from: HashSet<Position>,
 }
 
 impl Walk<'_> {
     /// Walks on from `pos`; `known` is its value and tables' move where
-    /// the caller proved them already.
-    fn visit(&mut self, pos: &Position, ply: u32, keep: Vec<Move>, known: Option<Known>) {
+    /// the caller proved them already; `spread` where the walk reached it
+    /// by spreading over every move of a lost position, so that only the
+    /// model's reply is followed (a lead-in is that reply alone).
+    fn visit(
+        &mut self,
+        pos: &Position,
+        ply: u32,
+        keep: Vec<Move>,
+        known: Option<Known>,
+        spread: bool,
+    ) {
         if ply >= self.plan.plies || pos.outcome().is_some() || self.stop.is_raised() {
             return;
         }
@@ -211,20 +217,14 @@ impl Walk<'_> {
         if ply == 0 && self.only_if_lost && value == Value::Win {
             return;
         }
-        let mut spread = false;
-        // A lead-in is the model's reply alone: past a spread move, the
-        // tables' is not walked.
-        let past_spread = self
-            .line
-            .last()
-            .is_some_and(|p| self.spread_from.contains(p));
+        let mut spreads = false;
         let next: Vec<(Move, Option<Known>)> = match value {
-            Value::Win if past_spread => self.winning_moves(pos, None, keep),
+            Value::Win if spread => self.winning_moves(pos, None, keep),
             Value::Win => self.winning_moves(pos, tables_move, keep),
             Value::Loss | Value::Draw => {
                 let played = self.resist(pos, ply, value, tables_move);
-                spread = self.spreads(pos, ply, value);
-                let moves = if spread {
+                spreads = self.spreads(pos, ply, value);
+                let moves = if spreads {
                     pos.legal_moves().iter().copied().collect()
                 } else {
                     Vec::from_iter(played)
@@ -232,15 +232,13 @@ impl Walk<'_> {
                 moves.into_iter().map(|mv| (mv, None)).collect()
             }
         };
-        if spread {
-            self.spread_from.insert(*pos);
-        }
         self.line.push(*pos);
         for &(mv, known) in &next {
-            self.visit(&pos.play_unchecked(mv), ply + 1, Vec::new(), known);
+            let after = pos.play_unchecked(mv);
+            self.visit(&after, ply + 1, Vec::new(), known, spreads);
         }
         self.line.pop();
-        if spread && !self.stop.is_raised() {
+        if spreads && !self.stop.is_raised() {
             let moves: Vec<Move> = next.iter().map(|&(mv, _)| mv).collect();
             self.lead_in(pos, ply, &moves);
         }
