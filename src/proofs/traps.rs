@@ -143,6 +143,25 @@ impl Traps {
         }
     }
 
+    /// Sets `pos`'s trap as [`Traps::replace`] does, but first writes the
+    /// trap it replaces under the file mirror where the mirror read it (had
+    /// no line of its own): a lead-in hangs on the model's reply in this
+    /// position, which a mirror does not promise, so the mirror goes on
+    /// reading what it read.
+    pub fn replace_here(&mut self, pos: Position, trap: Trap) {
+        let mirror = pos.mirror_files();
+        let kept = self
+            .index
+            .get(&pos)
+            .map(|old| old.mirror_files(pos.rules().width()));
+        if let Some(kept) = kept
+            && mirror != pos
+        {
+            self.insert(mirror, kept);
+        }
+        self.replace(pos, trap);
+    }
+
     /// Whether `model` was asked in `pos` and no move fooled it.
     pub fn found_nothing(&self, pos: &Position, model: &str) -> bool {
         self.nothing

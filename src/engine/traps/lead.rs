@@ -25,9 +25,13 @@ impl Walk<'_> {
     /// After the walk spread over `moves` of the lost `pos`: the move whose
     /// reply by the model reaches this model's heaviest trap (the first of
     /// equals) is set as a lead-in, unless another engine's trap stands
-    /// here (a trap that fools an engine at once beats one a move away).
+    /// here (a trap that fools an engine at once beats one a move away;
+    /// one the position reads from its file mirror is a guess, and gives
+    /// way to a lead seen here).
     /// The own search's trap gives way: against Fairy-Stockfish it fell
-    /// far less often than an engine model's.
+    /// far less often than an engine model's. The trap it replaces stays
+    /// for the file mirror where the mirror read it: the model's reply the
+    /// lead hangs on was seen here.
     pub(super) fn lead_in(&mut self, pos: &Position, ply: u32, moves: &[Move]) {
         let name = self.opponent.name().to_string();
         let best = moves
@@ -50,7 +54,7 @@ impl Walk<'_> {
         };
         let gives_way = self
             .table
-            .get(pos)
+            .written_for(pos)
             .is_none_or(|t| t.by == traps::OWN_MODEL || (t.lead && t.by == name));
         if !gives_way {
             return;
@@ -63,7 +67,7 @@ impl Walk<'_> {
             by: name,
             lead: true,
         };
-        self.table.replace(*pos, lead.clone());
+        self.table.replace_here(*pos, lead.clone());
         (self.report)(Event::Lead {
             pos,
             ply,

@@ -44,30 +44,47 @@ impl Opponent for Later {
 /// after every move and sets the one whose reply by the model reaches its
 /// trap; play reads it as a trap. A resumed walk follows it without
 /// spreading again; a plan without lead-ins sets none.
-#[test]
-fn a_lead_in_is_set_where_the_model_is_fooled_a_move_later() {
+/// A lost position where the model `Later` is fooled only after h2h4 and
+/// its reply: the position, the lead, and the position with its trap.
+fn fooled_a_move_later() -> (Position, Move, Position) {
     let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
     assert_eq!(value(&root), Value::Loss);
     let lead = crate::rules::parse_move(&root, "h2h4").unwrap();
     let reply = keeping_move(&root.play_unchecked(lead)).unwrap();
-    let trap_at = root.play_unchecked(lead).play_unchecked(reply);
-    let weak: HashSet<Position> = trap_at
-        .legal_moves()
-        .iter()
-        .map(|&m| trap_at.play_unchecked(m))
-        .collect();
+    (root, lead, root.play_unchecked(lead).play_unchecked(reply))
+}
+
+/// Walks from `root` with `Later` weak after `trap_at`, three plies, with or
+/// without lead-ins; returns the questions the model was asked.
+fn walk_later(
+    root: Position,
+    trap_at: Position,
+    lead_ins: bool,
+    solver: &mut Solver,
+    table: &mut traps::Traps,
+) -> usize {
+    let plan = Plan {
+        lead_ins,
+        ..plan(3, false)
+    };
+    let mut model = Later {
+        weak: trap_at
+            .legal_moves()
+            .iter()
+            .map(|&m| trap_at.play_unchecked(m))
+            .collect(),
+        asked: 0,
+    };
+    walk_from(&[root], &plan, &mut model, solver, table);
+    model.asked
+}
+
+#[test]
+fn a_lead_in_is_set_where_the_model_is_fooled_a_move_later() {
+    let (root, lead, trap_at) = fooled_a_move_later();
     let mut solver = Solver::new(16);
     let mut walk = |lead_ins, table: &mut traps::Traps| {
-        let plan = Plan {
-            lead_ins,
-            ..plan(3, false)
-        };
-        let mut model = Later {
-            weak: weak.clone(),
-            asked: 0,
-        };
-        walk_from(&[root], &plan, &mut model, &mut solver, table);
-        model.asked
+        walk_later(root, trap_at, lead_ins, &mut solver, table)
     };
 
     let mut table = traps::Traps::default();
@@ -95,4 +112,58 @@ fn a_lead_in_is_set_where_the_model_is_fooled_a_move_later() {
     let followed = walk(true, resumed);
     assert!(followed < spread / 4, "{followed} of {spread} asked again");
     assert_eq!(resumed.get(&root), Some(set));
+}
+
+/// A lead-in replacing the own search's trap leaves the file mirror, which
+/// read that trap, reading it still: the model's reply the lead hangs on
+/// was seen here, not in the mirror.
+#[test]
+fn a_lead_in_leaves_the_mirror_the_trap_it_read() {
+    let (root, _, trap_at) = fooled_a_move_later();
+    let mirror = root.mirror_files();
+    assert_ne!(mirror, root);
+    let mv = root.legal_moves()[0];
+    let own = traps::Trap {
+        value: Value::Loss,
+        mv,
+        reply: root.play_unchecked(mv).legal_moves()[0],
+        fools: vec![10],
+        by: traps::OWN_MODEL.to_string(),
+        lead: false,
+    };
+    let mut table = traps::Traps::default();
+    table.insert(root, own.clone());
+    let read_before = table.get(&mirror);
+    assert!(table.written_for(&mirror).is_none());
+
+    walk_later(root, trap_at, true, &mut Solver::new(16), &mut table);
+    assert!(table.get(&root).expect("a lead-in").lead);
+    assert_eq!(table.get(&mirror), read_before);
+    assert!(table.written_for(&mirror).is_some());
+    let reread = traps::Traps::parse(&table.to_text("")).unwrap();
+    assert_eq!(reread.get(&mirror), read_before);
+}
+
+/// A trap the position reads from its file mirror, the same model's, gives
+/// way to a lead-in seen in the position itself; the mirror keeps its own.
+#[test]
+fn a_lead_in_beats_a_trap_read_from_the_mirror() {
+    let (root, _, trap_at) = fooled_a_move_later();
+    let mirror = root.mirror_files();
+    let mv = mirror.legal_moves()[0];
+    let theirs = traps::Trap {
+        value: Value::Loss,
+        mv,
+        reply: mirror.play_unchecked(mv).legal_moves()[0],
+        fools: vec![1],
+        by: "later".to_string(),
+        lead: false,
+    };
+    let mut table = traps::Traps::default();
+    table.insert(mirror, theirs.clone());
+    assert!(table.get(&root).is_some_and(|t| !t.lead));
+
+    walk_later(root, trap_at, true, &mut Solver::new(16), &mut table);
+    assert!(table.get(&root).expect("a lead-in").lead);
+    assert_eq!(table.written_for(&mirror), Some(&theirs));
 }
