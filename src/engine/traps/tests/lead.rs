@@ -114,6 +114,19 @@ fn a_lead_in_is_set_where_the_model_is_fooled_a_move_later() {
     assert_eq!(resumed.get(&root), Some(set));
 }
 
+/// A trap by `by` in the lost `pos`: its first move and the first reply.
+fn first_moves_trap(pos: &Position, by: &str) -> traps::Trap {
+    let mv = pos.legal_moves()[0];
+    traps::Trap {
+        value: Value::Loss,
+        mv,
+        reply: pos.play_unchecked(mv).legal_moves()[0],
+        fools: vec![1],
+        by: by.to_string(),
+        lead: false,
+    }
+}
+
 /// A lead-in replacing the own search's trap leaves the file mirror, which
 /// read that trap, reading it still: the model's reply the lead hangs on
 /// was seen here, not in the mirror.
@@ -122,15 +135,7 @@ fn a_lead_in_leaves_the_mirror_the_trap_it_read() {
     let (root, _, trap_at) = fooled_a_move_later();
     let mirror = root.mirror_files();
     assert_ne!(mirror, root);
-    let mv = root.legal_moves()[0];
-    let own = traps::Trap {
-        value: Value::Loss,
-        mv,
-        reply: root.play_unchecked(mv).legal_moves()[0],
-        fools: vec![10],
-        by: traps::OWN_MODEL.to_string(),
-        lead: false,
-    };
+    let own = first_moves_trap(&root, traps::OWN_MODEL);
     let mut table = traps::Traps::default();
     table.insert(root, own.clone());
     let read_before = table.get(&mirror);
@@ -150,15 +155,7 @@ fn a_lead_in_leaves_the_mirror_the_trap_it_read() {
 fn a_lead_in_beats_a_trap_read_from_the_mirror() {
     let (root, _, trap_at) = fooled_a_move_later();
     let mirror = root.mirror_files();
-    let mv = mirror.legal_moves()[0];
-    let theirs = traps::Trap {
-        value: Value::Loss,
-        mv,
-        reply: mirror.play_unchecked(mv).legal_moves()[0],
-        fools: vec![1],
-        by: "later".to_string(),
-        lead: false,
-    };
+    let theirs = first_moves_trap(&mirror, "later");
     let mut table = traps::Traps::default();
     table.insert(mirror, theirs.clone());
     assert!(table.get(&root).is_some_and(|t| !t.lead));
