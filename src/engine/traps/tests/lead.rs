@@ -40,10 +40,6 @@ impl Opponent for Later {
     }
 }
 
-/// Where no move fools the model at once, a plan with lead-ins walks on
-/// after every move and sets the one whose reply by the model reaches its
-/// trap; play reads it as a trap. A resumed walk follows it without
-/// spreading again; a plan without lead-ins sets none.
 /// A lost position where the model `Later` is fooled only after h2h4 and
 /// its reply: the position, the lead, and the position with its trap.
 fn fooled_a_move_later() -> (Position, Move, Position) {
@@ -79,6 +75,10 @@ fn walk_later(
     model.asked
 }
 
+/// Where no move fools the model at once, a plan with lead-ins walks on
+/// after every move and sets the one whose reply by the model reaches its
+/// trap; play reads it as a trap. A resumed walk follows it without
+/// spreading again; a plan without lead-ins sets none.
 #[test]
 fn a_lead_in_is_set_where_the_model_is_fooled_a_move_later() {
     let (root, lead, trap_at) = fooled_a_move_later();
@@ -135,9 +135,8 @@ fn a_lead_in_leaves_the_mirror_the_trap_it_read() {
     let (root, _, trap_at) = fooled_a_move_later();
     let mirror = root.mirror_files();
     assert_ne!(mirror, root);
-    let own = first_moves_trap(&root, traps::OWN_MODEL);
     let mut table = traps::Traps::default();
-    table.insert(root, own.clone());
+    table.insert(root, first_moves_trap(&root, traps::OWN_MODEL));
     let read_before = table.get(&mirror);
     assert!(table.written_for(&mirror).is_none());
 
