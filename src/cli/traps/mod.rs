@@ -60,7 +60,8 @@ pub struct TrapsArgs {
     /// In a lost position where no move fools the model, walk on after
     /// every move, and set as a lead-in the move whose reply by the model
     /// reaches its heaviest trap a move later (needs --plies 3 or more
-    /// from the position; an engine model's trap there is kept).
+    /// from the position; another engine model's trap written there is
+    /// kept, one read from the file mirror gives way).
     #[arg(long)]
     lead_ins: bool,
     /// Traps are chosen in positions fewer than this many plies from the
