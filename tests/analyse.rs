@@ -280,3 +280,102 @@ fn the_analysis_scripts_read_the_tables() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A record of CG games after 1. a4, bob (lost there) answering, the
+/// verdicts written by hand: per game bob's move, alice's reply, its
+/// verdict and the result.
+fn record(games: &[(&str, &str, &str, &str)]) -> String {
+    let mut text = String::new();
+    for (n, (black, reply, verdict, result)) in games.iter().enumerate() {
+        let after = if *verdict == "spoiled" {
+            "black wins in 20"
+        } else {
+            "white wins in 28"
+        };
+        text.push_str(&format!(
+            "game {}: alice (white) vs bob (black), pawnrace, gaps CG, result {result}\n\
+             ply   move    side   san    before             after              verdict\n\
+             1     1.      white  a4     white wins in 31   white wins in 30   kept\n\
+             2     1...    black  {black}     white wins in 30   white wins in 29   kept\n\
+             3     2.      white  {reply}     white wins in 29   {after}   {verdict}\n",
+            n + 1
+        ));
+    }
+    text
+}
+
+/// clients/analysis/record.py learns, from an opponent's recorded games,
+/// the move that turned clearly more of them than the one played last, as
+/// a trap line the engine's table reads (merged by `traps --merge`); with
+/// too few games, or once learned, the move stands.
+#[test]
+fn the_record_script_learns_the_move_that_turned_more_games() {
+    let dir = common::temp_dir("record");
+    let h6 = ("h6", "b4", "spoiled", "0-1");
+    let a6 = ("a6", "g4", "kept", "1-0");
+    let (analysis, few, traps, out) = (
+        dir.join("a.txt"),
+        dir.join("few.txt"),
+        dir.join("traps.txt"),
+        dir.join("out.txt"),
+    );
+    std::fs::write(&analysis, record(&[[h6; 6], [a6; 6]].concat())).unwrap();
+    std::fs::write(&few, record(&[[h6; 4], [a6; 4]].concat())).unwrap();
+    std::fs::write(&traps, "").unwrap();
+    let script = "import runpy, sys; sys.path.insert(0, 'clients/analysis'); \
+                  sys.argv = ['record.py'] + sys.argv[1:]; \
+                  runpy.run_path('clients/analysis/record.py', run_name='__main__')";
+    let learn = |games: &std::path::Path| {
+        let args = [
+            "--pawnrace",
+            common::BIN,
+            "--player",
+            "bob",
+            "--traps",
+            traps.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            games.to_str().unwrap(),
+        ];
+        python(script, &args, "")
+    };
+    let line = "8/pppppp1p/8/8/P7/8/1P1PPPPP/8 b - loss trap h7h6 reply b2b4 \
+                fools 1 2 3 4 5 6 by alice-record";
+    let said = learn(&analysis);
+    assert!(said.starts_with("CG a2a4: a7a6 (played last); h7h6 won 6 drawn 0 of 6, a7a6 won 0 drawn 0 of 6: h7h6 learned"), "{said}");
+    assert!(said.ends_with(&format!("{line}\n")), "{said}");
+    // The learned table merges into the engine's, its run in the header.
+    let (ok, _, stderr) = common::run_binary(
+        &[
+            "traps",
+            "--merge",
+            out.to_str().unwrap(),
+            "--out",
+            traps.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(ok, "{stderr}");
+    let table = std::fs::read_to_string(&traps).unwrap();
+    assert!(
+        table.contains("# run: python3 clients/analysis/record.py --player bob"),
+        "{table}"
+    );
+    assert!(table.lines().any(|l| l == line), "{table}");
+    // Now the table plays 1... h6 there, and it stands.
+    let said = learn(&analysis);
+    assert!(
+        said.starts_with("CG a2a4: h7h6 (the table's, by alice-record);"),
+        "{said}"
+    );
+    assert!(said.contains(": stands\nlearned 0 traps"), "{said}");
+    // Four games each are too few to outweigh the table's move.
+    std::fs::write(&traps, "").unwrap();
+    let said = learn(&few);
+    assert!(
+        said.contains("a7a6 (played last)") && said.contains("stands (too few games"),
+        "{said}"
+    );
+    assert!(said.contains("learned 0 traps"), "{said}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -6,8 +6,9 @@
 //! The model opponent is the engine's own search or, to set traps for
 //! another engine, that engine ([`Opponent`]). A position whose trap another
 //! model chose is assessed again, and its trap replaced where this model is
-//! fooled too. The walk keeps the game's line, so that a model can be
-//! asked as in a game, after its own earlier turns.
+//! fooled too; a trap learned from the opponent's recorded games stays.
+//! The walk keeps the game's line, so that a model can be asked as in a
+//! game, after its own earlier turns.
 //!
 //! From each opening's start the walk follows the game as it would go: in
 //! a position won for the side to move, the moves a strong opponent plays
@@ -314,9 +315,10 @@ impl Walk<'_> {
     ) -> Option<Move> {
         // This model's own trap here, not its mirror's: an engine's search
         // is not the same in a mirrored position.
+        // A trap learned from the opponent's own games outweighs any model.
         if let Some(t) = self.table.written_for(pos)
-            && t.by == self.opponent.name()
-            && t.fools.len() >= self.plan.again_below
+            && ((t.by == self.opponent.name() && t.fools.len() >= self.plan.again_below)
+                || t.learned())
         {
             return Some(t.mv);
         }

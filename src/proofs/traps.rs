@@ -49,6 +49,17 @@
 //! ```text
 //! 8/pp1ppppp/8/8/2P5/8/1P1PPPPP/8 b - loss lead a7a5 reply b2b3 fools 1 2 by fairy-stockfish-in-game
 //! ```
+//!
+//! A trap can also be learned from the opponent's recorded games rather
+//! than chosen with a model of it: the move that turned clearly more of
+//! them than the table's (`clients/analysis/record.py`). Its model is
+//! `<opponent>-record`, its reply the one the opponent erred with most
+//! often there, its levels the meetings in the record it erred at; a walk
+//! never replaces it:
+//!
+//! ```text
+//! 8/1ppppppp/8/8/P7/8/1PPPPP1P/8 b - loss trap d7d5 reply f2f4 fools 1 2 3 by fairy-stockfish-1s-record
+//! ```
 
 use crate::rules::{Move, Position, RuleSet};
 use crate::solver::Value;
@@ -83,7 +94,17 @@ pub struct Trap {
 /// The model named when a line names none: the engine's own search.
 pub const OWN_MODEL: &str = "pawnrace";
 
+/// How a trap learned from an opponent's recorded games names its model:
+/// `<opponent>-record` (`clients/analysis/record.py`).
+pub const RECORD_SUFFIX: &str = "-record";
+
 impl Trap {
+    /// Whether the opponent's own recorded games chose this trap, not a
+    /// model of it: a walk keeps it (the record outweighs any model).
+    pub fn learned(&self) -> bool {
+        self.by.ends_with(RECORD_SUFFIX)
+    }
+
     fn mirror_files(&self, width: u8) -> Trap {
         Trap {
             mv: self.mv.mirror_files(width),

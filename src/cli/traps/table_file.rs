@@ -130,7 +130,9 @@ pub(super) fn header(existing: &str, this_run: Option<String>) -> String {
          the position's text, its proven value for the side to move (loss or draw), the move\n\
          to play, the model opponent's reply proven to throw its result away, and the depths\n\
          at which the model chose that reply; or `none` where no move fooled the model; or a\n\
-         `lead` to the model's trap a move later (its reply, and the levels that trap fools).",
+         `lead` to the model's trap a move later (its reply, and the levels that trap fools).\n\
+         A model `<opponent>-record` is the opponent's recorded games (clients/analysis/record.py):\n\
+         the trap turned clearly more of them, its levels the meetings the opponent erred at.",
         existing,
         this_run,
     )

@@ -203,6 +203,35 @@ fn another_model_replaces_the_own_searchs_trap() {
     );
 }
 
+/// A trap learned from the opponent's recorded games is not assessed
+/// again: a model that another model's trap would give way to leaves it.
+#[test]
+fn a_trap_learned_from_the_record_stands() {
+    let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
+    let d4 = crate::rules::parse_move(&root, "d2d4").unwrap();
+    let c6 = crate::rules::parse_move(&root.play_unchecked(d4), "c7c6").unwrap();
+    let learned = traps::Trap {
+        value: Value::Loss,
+        mv: d4,
+        reply: c6,
+        fools: vec![1, 3],
+        by: format!("some-engine{}", traps::RECORD_SUFFIX),
+        lead: false,
+    };
+    let mut table = traps::Traps::default();
+    table.insert(root, learned.clone());
+    let mut model = Scripted::new("first-move", first_move);
+    let assessed = walk_from(
+        &[root],
+        &plan(1, false),
+        &mut model,
+        &mut Solver::new(16),
+        &mut table,
+    );
+    assert_eq!((assessed, model.asked.len()), (0, 0));
+    assert_eq!(table.get(&root), Some(learned));
+}
+
 /// A position where no move fooled the model is noted in the table, so
 /// that the walk resumed from it does not ask the model there again;
 /// not so where the model failed to answer.
