@@ -163,16 +163,7 @@ fn silent(_: &Position) -> Option<Move> {
 #[test]
 fn another_model_replaces_the_own_searchs_trap() {
     let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
-    let d4 = crate::rules::parse_move(&root, "d2d4").unwrap();
-    let c6 = crate::rules::parse_move(&root.play_unchecked(d4), "c7c6").unwrap();
-    let own = traps::Trap {
-        value: Value::Loss,
-        mv: d4,
-        reply: c6,
-        fools: vec![9],
-        by: traps::OWN_MODEL.to_string(),
-        lead: false,
-    };
+    let own = d4_trap(&root, vec![9], traps::OWN_MODEL.to_string());
     let mut table = traps::Traps::default();
     table.insert(root, own);
     let plan = plan(1, false);
@@ -203,21 +194,30 @@ fn another_model_replaces_the_own_searchs_trap() {
     );
 }
 
+/// A trap in `root` (lost; the AE line above): 1. d4, expecting 1... c6.
+fn d4_trap(root: &Position, fools: Vec<u32>, by: String) -> traps::Trap {
+    let d4 = crate::rules::parse_move(root, "d2d4").unwrap();
+    let c6 = crate::rules::parse_move(&root.play_unchecked(d4), "c7c6").unwrap();
+    traps::Trap {
+        value: Value::Loss,
+        mv: d4,
+        reply: c6,
+        fools,
+        by,
+        lead: false,
+    }
+}
+
 /// A trap learned from the opponent's recorded games is not assessed
 /// again: a model that another model's trap would give way to leaves it.
 #[test]
 fn a_trap_learned_from_the_record_stands() {
     let root = replay("AE", &["e2e4", "a7a5", "e4e5", "a5a4", "c2c4", "b7b6"]);
-    let d4 = crate::rules::parse_move(&root, "d2d4").unwrap();
-    let c6 = crate::rules::parse_move(&root.play_unchecked(d4), "c7c6").unwrap();
-    let learned = traps::Trap {
-        value: Value::Loss,
-        mv: d4,
-        reply: c6,
-        fools: vec![1, 3],
-        by: format!("some-engine{}", traps::RECORD_SUFFIX),
-        lead: false,
-    };
+    let learned = d4_trap(
+        &root,
+        vec![1, 3],
+        format!("some-engine{}", traps::RECORD_SUFFIX),
+    );
     let mut table = traps::Traps::default();
     table.insert(root, learned.clone());
     let mut model = Scripted::new("first-move", first_move);
