@@ -379,3 +379,52 @@ fn the_record_script_learns_the_move_that_turned_more_games() {
     assert!(said.contains("learned 0 traps"), "{said}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `clients/analysis/replay.py`: a match's turns put again to the engine at
+/// a move time, one session for the match, and each move that no proof
+/// announced judged by the solver.
+#[test]
+fn the_replay_script_counts_proven_turns_and_judges_the_rest() {
+    let dir = temp_dir("replay");
+    let pgn = dir.join("m.pgn");
+    // BA: white wins, and 1. c4 keeps the win where 1. d3 throws it away.
+    std::fs::write(
+        &pgn,
+        "[Event \"t\"]\n[White \"alice\"]\n[Black \"bob\"]\n[Result \"*\"]\n[Gaps \"BA\"]\n\n\
+         1. c4 h5 2. e4 *\n",
+    )
+    .unwrap();
+    let script = "import runpy, sys; sys.path.insert(0, 'clients/analysis'); \
+                  sys.argv = ['replay.py'] + sys.argv[1:]; \
+                  runpy.run_path('clients/analysis/replay.py', run_name='__main__')";
+    let replay = |player: &str| {
+        let args = [
+            "--pawnrace",
+            common::BIN,
+            "--player",
+            player,
+            "--movetime",
+            "100,50",
+            pgn.to_str().unwrap(),
+        ];
+        python(script, &args, "")
+    };
+    // Every turn here is answered by the proof tables at once.
+    let said = replay("alice");
+    let counts = "turns 2 proven 2 unproven 0 kept 0 spoiled 0 unknown 0";
+    for ms in [100, 50] {
+        let line = format!("{} movetime {ms} {counts} (", pgn.display());
+        assert!(said.contains(&line), "{said}");
+    }
+    assert!(replay("bob").contains("movetime 50 turns 1 proven 1 "));
+    // A move no proof announced is judged by the solver, before and after.
+    let judge = "import sys; sys.path.insert(0, 'clients/analysis'); \
+                 from replay import Session, label; \
+                 j = Session(sys.argv[1]); \
+                 print(label(j, 'BA', [], 'd2d3', True, 20000), label(j, 'BA', [], 'c2c4', True, 20000), \
+                 label(j, 'BA', ['c4'], 'h7h5', False, 20000))";
+    assert_eq!(
+        python(judge, &[common::BIN], ""),
+        "('spoiled', 'win') ('kept', 'win') ('kept', 'loss')\n"
+    );
+}

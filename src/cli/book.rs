@@ -8,6 +8,7 @@ use clap::Args;
 use pawnrace::proofs::ProofEvent;
 use pawnrace::proofs::book::{self, Book};
 use pawnrace::proofs::openings::{Opening, Openings};
+use pawnrace::proofs::traps::Traps;
 use pawnrace::rules::{Color, Gaps, Position};
 use pawnrace::solver::Solver;
 use std::path::PathBuf;
@@ -45,6 +46,14 @@ pub struct BookArgs {
     /// losing moves included, as the opponent may throw the result back.
     #[arg(long)]
     every_move: bool,
+    /// Go on after the move the engine itself plays there: the traps
+    /// table's in a lost or drawn position that has one, else the proof
+    /// tables' or the proof's, and after every move in a loss neither
+    /// covers (the engine chooses that move in play). With `--side` the
+    /// opening's loser, its positions are covered where the engine's own
+    /// play reaches them once the opponent throws the win away.
+    #[arg(long, conflicts_with = "every_move")]
+    as_played: bool,
     // A position given up on leaves its subtree out of the book.
     #[command(flatten)]
     budget: BudgetArgs,
@@ -125,12 +134,13 @@ fn this_run(args: &BookArgs, side: Color) -> String {
     };
     let budget = args.budget;
     format!(
-        "run: pawnrace book --gaps {}{after} --plies {} --side {}{}{}{}{}{} --hash {}",
+        "run: pawnrace book --gaps {}{after} --plies {} --side {}{}{}{}{}{}{} --hash {}",
         args.gaps,
         args.plies,
         side.name(),
         if args.decide { " --decide" } else { "" },
         if args.every_move { " --every-move" } else { "" },
+        if args.as_played { " --as-played" } else { "" },
         if args.tables { " --tables" } else { "" },
         budget
             .movetime
@@ -166,6 +176,8 @@ fn plan(args: &BookArgs, side: Color) -> book::Plan {
         },
         follow: if args.every_move {
             book::Follow::Every
+        } else if args.as_played {
+            book::Follow::Played(Traps::builtin())
         } else {
             book::Follow::Proven
         },

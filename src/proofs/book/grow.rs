@@ -3,6 +3,7 @@
 
 use super::Book;
 use crate::proofs::ProofEvent;
+use crate::proofs::traps::Traps;
 use crate::rules::{Color, Position};
 use crate::solver::{Proven, SolveLimits, Solver};
 use crate::stop::Stop;
@@ -17,7 +18,7 @@ pub enum Proving {
 }
 
 /// Which of the served side's own moves [`grow`] goes on after.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug)]
 pub enum Follow {
     /// Only the move its proof plays: all the engine needs while it plays
     /// from the book.
@@ -27,6 +28,14 @@ pub enum Follow {
     /// positions after moves the book would not have played, and the
     /// opponent may throw back what such a move threw away.
     Every,
+    /// The move the engine plays, `Resistance practical`: the traps
+    /// table's where it holds one (a lost or drawn position), else the
+    /// proof tables' (the openings table's line, then the book built in),
+    /// else the proof's; after every move where none says (a loss, whose
+    /// move the engine chooses in play). So the side's positions are covered
+    /// as the engine's own play reaches them after the opponent's errors,
+    /// not only along a won opening's proofs.
+    Played(&'static Traps),
 }
 
 /// What [`grow`] covers from its root.
@@ -189,6 +198,18 @@ impl Run<'_> {
                     }
                 }
                 Follow::Every => after_every_move(todo),
+                Follow::Played(traps) => {
+                    let first = |e: Proven| e.line.first().copied();
+                    let played = traps
+                        .get(&pos)
+                        .map(|t| t.mv)
+                        .or_else(|| crate::proofs::known(&pos).and_then(first))
+                        .or_else(|| proven.and_then(first));
+                    match played {
+                        Some(m) => todo.push(Work::Visit(pos.play_unchecked(m), left - 1)),
+                        None => after_every_move(todo),
+                    }
+                }
             }
         } else {
             // Every reply is covered whatever this position's value; proving
@@ -375,5 +396,79 @@ mod tests {
             }
         }
         assert!(written > 0 && lost > 0, "{written} {lost}");
+    }
+
+    /// Following the engine's own play: in a lost position, the traps
+    /// table's move where it holds one, else every move; in a won one,
+    /// the proof's. Black's positions three plies in are covered just so
+    /// (black is lost after four of white's six first moves, drawn after
+    /// two).
+    #[test]
+    fn following_the_engines_play_takes_the_trap_or_every_move_where_lost() {
+        use crate::rules::Move;
+        let root = Position::from_fen("8/1p2p3/8/8/8/8/1P2P1P1/8 w -", RuleSet::PAWNRACE).unwrap();
+        let stop = Stop::new();
+        let mut fresh = Solver::new(1);
+        let mut value = |pos: &Position| {
+            fresh
+                .solve(pos, &SolveLimits::default(), &stop, &mut |_| {})
+                .unwrap()
+                .value
+        };
+        let after = |pos: &Position| -> Vec<(Move, Position)> {
+            let moves = pos.legal_moves();
+            moves.iter().map(|m| (*m, pos.play_unchecked(*m))).collect()
+        };
+        let firsts: Vec<Position> = after(&root)
+            .into_iter()
+            .map(|(_, p)| p)
+            .filter(|p| p.outcome().is_none())
+            .collect();
+        let lost: Vec<&Position> = firsts.iter().filter(|p| value(p) == Value::Loss).collect();
+        let (trapped, untrapped) = (*lost[0], *lost[1]);
+        let (trap, trap_after) = after(&trapped)[0];
+        let line = format!(
+            "{} loss trap {trap} reply {} fools 1\n",
+            trapped.fen(),
+            trap_after.legal_moves()[0]
+        );
+        let grow_with = |traps: Traps| {
+            let traps: &'static Traps = Box::leak(Box::new(traps));
+            grown(
+                &root,
+                &Plan {
+                    plies: 3,
+                    side: Color::Black,
+                    proving: Proving::Decide,
+                    follow: Follow::Played(traps),
+                    tables: false,
+                },
+            )
+        };
+        let with_trap = grow_with(Traps::parse(&line).unwrap());
+        let without = grow_with(Traps::default());
+        // Black's positions after `first` and `moves`, and each reply,
+        // where black is not lost: each written in `book`, or (`false`)
+        // whether any is missing.
+        let mut covers = |book: &Book, first: &Position, moves: &[Move]| {
+            let mut all = true;
+            for m in moves {
+                for (_, second) in after(&first.play_unchecked(*m)) {
+                    if second.outcome().is_none() && value(&second) != Value::Loss {
+                        all &= book.get(&second).is_some();
+                    }
+                }
+            }
+            all
+        };
+        let every = |pos: &Position| pos.legal_moves().to_vec();
+        assert!(covers(&with_trap, &trapped, &[trap]));
+        assert!(covers(&with_trap, &untrapped, &every(&untrapped)));
+        assert!(covers(&without, &trapped, &every(&trapped)));
+        assert!(!covers(&with_trap, &trapped, &every(&trapped)[1..]));
+        for first in firsts.iter().filter(|p| !lost.contains(p)) {
+            let entry = with_trap.get(first).expect("a won first position proven");
+            assert!(covers(&with_trap, first, &entry.line[..1]));
+        }
     }
 }
