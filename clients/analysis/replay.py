@@ -40,7 +40,8 @@ def read_pgn(path):
         if not tags:
             continue
         text = re.sub(r"\[[^\]]*\]|\{[^}]*\}", " ", block)
-        sans = [t for t in text.split() if not re.fullmatch(r"\d+\.+", t) and t not in RESULTS]
+        sans = [t for t in text.split()
+                if not re.fullmatch(r"\d+\.+|\$\d+", t) and t not in RESULTS]
         games.append((tags, sans))
     return games
 
