@@ -61,6 +61,10 @@ class Session:
             raise ValueError(f"{line}: {out[-1]}")
         return out
 
+    def close(self):
+        self.proc.send("quit")
+        self.proc.p.wait()
+
     def start(self, gaps, moves=()):
         self.ask("newgame", "ok newgame")
         self.ask(f"gaps {gaps}", "ok gaps")
@@ -82,7 +86,8 @@ RANK = {"loss": 0, "draw": 1, "win": 2}
 
 
 def label(judge, gaps, before, move, white_to_move, solve_ms):
-    """'kept', 'spoiled' or 'unknown' for `move` after the moves `before`."""
+    """('kept', 'spoiled' or 'unknown', the mover's value before it or None)
+    for `move` after the moves `before`."""
     judge.start(gaps, before)
     out = judge.ask(f"solve movetime {solve_ms}", "solution")
     was = value_of(out[-1], white_to_move)
@@ -124,6 +129,8 @@ def replay(args, path, movetime):
                 if best != "(none)":
                     player.ask("undo", "ok undo")
             player.ask(f"move {san}", "ok move")
+    player.close()
+    judge.close()
     took = time.time() - start
     print(f"{path} movetime {movetime} " + " ".join(f"{k} {v}" for k, v in counts.items())
           + f" ({took:.0f} s)", flush=True)
