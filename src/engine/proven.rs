@@ -1,7 +1,9 @@
 //! Perfect play: before it searches, the engine looks for a proof of the
 //! position's value, first in the proof tables ([`crate::proofs::known`]:
 //! the openings table's lines, then the book), then from the exact solver
-//! within a share of its time.
+//! within a share of its time. A move from the tables leaves the move's
+//! time to the next move (`ahead`: the position after it proved, where
+//! some reply leads out of the tables).
 //!
 //! The solver first decides the value alone (null-window proofs, far
 //! cheaper than the distance) with a move that keeps it, then spends what is left
@@ -13,7 +15,7 @@
 //! moves on the way is still used: a move proven to win is played, then a
 //! move proven to hold at least a draw (the decision asks that first, so
 //! that a cut-off win question leaves one), and otherwise moves proven
-//! worse than another are left out of the search.
+//! worse than another are left out of the search (`bounds`).
 //!
 //! Only searches with a clock do this, and pondering (`go ponder`), which
 //! proves for as long as the opponent thinks: the table it leaves makes the
@@ -26,8 +28,9 @@ use super::time::{Budget, Clock, Limits};
 use crate::proofs;
 use crate::proofs::traps::Traps;
 use crate::rules::{Move, Position};
-use crate::solver::{MoveBounds, Proven, SolveLimits, Solver, Standing, Value};
+use crate::solver::{Proven, SolveLimits, Solver, Standing, Value};
 use crate::stop::Stop;
+use bounds::{decide_with_the_search_time, from_bounds};
 pub(super) use tally::Tally;
 
 /// The search's own time in a move: the solver gets what the move's time
@@ -74,19 +77,21 @@ pub(super) enum Course {
 }
 
 /// A proven move, or what the search should leave out. The engine's solver
-/// is asked for (`solver`, which makes it on first use) only when the
-/// tables do not know the position; without a clock nothing is looked up.
+/// is asked for (`solver`, which makes it on first use) when the tables do
+/// not know the position, or to think ahead after their move (kept to
+/// `go searchmoves`); without a clock nothing is looked up.
 /// The solver's progress and the proven move's line go to `tally`, which
 /// keeps the nodes spent.
 fn proven<'s>(
     solver: impl FnOnce() -> &'s mut Solver,
     pos: &Position,
     budget: &Budget,
-    ponder: bool,
+    limits: &Limits,
     resistance: Resistance,
     stop: &Stop,
     tally: &mut Tally<'_>,
 ) -> Course {
+    let (ponder, searchmoves) = (limits.ponder, &limits.searchmoves);
     let nothing = Course::Search { avoid: Vec::new() };
     let clock = tally.clock;
     // Pondering proves until stopped; otherwise the clock gives a share.
@@ -108,8 +113,17 @@ fn proven<'s>(
         }
     }
     if let Some(e) = proofs::known(pos) {
+        if let Some(&mv) = e.line.first()
+            && pos.is_legal(mv)
+            && (searchmoves.is_empty() || searchmoves.contains(&mv))
+        {
+            let until = if ponder { None } else { budget.total_ms() };
+            let traps = resistance == Resistance::Practical;
+            ahead::think(solver(), pos, mv, until, traps, stop, tally);
+        }
+        let nodes = tally.nodes;
         let line = &mut |i: &SearchInfo| tally.searched(i);
-        return play(pos, Some(e.standing()), e.line, 0, clock, line).unwrap_or(nothing);
+        return play(pos, Some(e.standing()), e.line, nodes, clock, line).unwrap_or(nothing);
     }
     let solver = solver();
     // What is left of the share: the clock may have started before the
@@ -202,7 +216,7 @@ pub(super) fn course<'s>(
             };
             mate(solver, pos, bounds, stop, tally).unwrap_or(Course::Search { avoid: Vec::new() })
         }
-        None => proven(solver, pos, budget, limits.ponder, resistance, stop, tally),
+        None => proven(solver, pos, budget, limits, resistance, stop, tally),
     };
     within_searchmoves(course, pos, &limits.searchmoves)
 }
@@ -271,103 +285,6 @@ fn within(total: Option<u64>, clock: &Clock) -> SolveLimits {
     }
 }
 
-/// After a decision cut off at the end of the solver's share: with a draw
-/// in hand and the win still open the search would add nothing
-/// ([`held`]), so the win question gets the search's time too. The
-/// decision, or what the table then proves of each move.
-fn decide_with_the_search_time(
-    solver: &mut Solver,
-    pos: &Position,
-    budget: &Budget,
-    ponder: bool,
-    stop: &Stop,
-    tally: &mut Tally<'_>,
-) -> Result<Proven, Vec<MoveBounds>> {
-    let bounds = solver.move_bounds(pos);
-    if ponder || !holds_a_draw(&bounds) {
-        return Err(bounds);
-    }
-    let limits = within(budget.total_ms(), tally.clock);
-    let decided = solver.decide_reporting(pos, &limits, stop, &mut |p| tally.proving(p));
-    tally.spent(solver);
-    decided.ok_or_else(|| solver.move_bounds(pos))
-}
-
-/// No proof of the position: a move the table proves winning is played;
-/// else a move it proves to hold at least a draw ([`held`]); otherwise the
-/// search leaves out every move proven worse than another (below another's
-/// proven floor, or a proven loss beside a move that may not lose).
-fn from_bounds(
-    pos: &Position,
-    bounds: &[MoveBounds],
-    nodes: u64,
-    clock: &Clock,
-    info: &mut dyn FnMut(&SearchInfo),
-) -> Course {
-    if let Some(b) = bounds.iter().find(|b| b.at_least == Value::Win)
-        && let Some(r) = play(
-            pos,
-            Some(Standing::new(Value::Win, None)),
-            vec![b.mv],
-            nodes,
-            clock,
-            info,
-        )
-    {
-        return r;
-    }
-    if let Some(r) = held(pos, bounds, nodes, clock, info) {
-        return r;
-    }
-    let floor = bounds
-        .iter()
-        .map(|b| b.at_least)
-        .max()
-        .unwrap_or(Value::Loss);
-    let hope = bounds
-        .iter()
-        .map(|b| b.at_most)
-        .max()
-        .unwrap_or(Value::Loss);
-    let avoid = bounds
-        .iter()
-        .filter(|b| b.at_most < floor || (b.at_most == Value::Loss && hope > Value::Loss))
-        .map(|b| b.mv)
-        .collect();
-    Course::Search { avoid }
-}
-
-/// Whether the table proves a move holding at least a draw and none winning.
-fn holds_a_draw(bounds: &[MoveBounds]) -> bool {
-    bounds.iter().any(|b| b.at_least == Value::Draw)
-        && bounds.iter().all(|b| b.at_least != Value::Win)
-}
-
-/// Some move is proven to hold at least a draw, as a decision cut off in
-/// its win question leaves one (or an earlier proof of the game did): such
-/// a move, one the win proof has not refuted first (the proof may be under
-/// way on it), else one proven to draw exactly. Played as it is, an
-/// estimate of level, not announced as a proof.
-///
-/// A draw in hand beats the search's guess here: in drawn positions the
-/// evaluation looks as level as in the wins, and the search's guess loses
-/// half of them. On `data/keep-hard.txt` (positions no proof settles in a
-/// 1000 ms move) the engine kept 11 and 12 of the 14 draws this way
-/// against 6 and 7, and as many wins (46 of 67 against 45).
-fn held(
-    pos: &Position,
-    bounds: &[MoveBounds],
-    nodes: u64,
-    clock: &Clock,
-    info: &mut dyn FnMut(&SearchInfo),
-) -> Option<Course> {
-    let holds = || bounds.iter().filter(|b| b.at_least == Value::Draw);
-    let b = holds()
-        .find(|b| b.at_most == Value::Win)
-        .or_else(|| holds().next())?;
-    play(pos, None, vec![b.mv], nodes, clock, info)
-}
-
 /// Playing `pv`'s first move, announced with its proven result (value,
 /// and distance where known), or without a proof (`None`) as an estimate
 /// of level; `None` if the line does not start with a legal move.
@@ -404,6 +321,8 @@ fn play(
     }))
 }
 
+mod ahead;
+mod bounds;
 mod tally;
 #[cfg(test)]
 mod tests;

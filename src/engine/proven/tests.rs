@@ -1,14 +1,14 @@
 //! Perfect play's unit tests: the solver's share, the proof tables' lines,
 //! and what the engine plays from what the solver's table proves.
 
-use super::{Course, MoveBounds, SEARCH_MS, from_bounds, solver_share};
+use super::{Course, SEARCH_MS, from_bounds, solver_share};
 use crate::engine::time::Clock;
 use crate::engine::{Engine, Limits, Progress, Score};
 use crate::proofs::book::Book;
 use crate::proofs::known_in;
 use crate::proofs::openings::Openings;
 use crate::rules::{Position, RuleSet, parse_move};
-use crate::solver::{SolvePhase, Standing, Value};
+use crate::solver::{MoveBounds, SolveLimits, SolvePhase, Solver, Standing, Value};
 use crate::stop::Stop;
 
 #[test]
@@ -117,8 +117,9 @@ fn proven_wins_then_held_draws_are_played_and_worse_moves_avoided() {
 }
 
 /// A decided book entry (AE after 1. d3 a6 2. e3 h6: a win, distance
-/// unproven) is played at once, announced as a win without a distance,
-/// and its file mirror too.
+/// unproven) is played, announced as a win without a distance, and its
+/// file mirror too. (The nodes are the proof of the position after it:
+/// see the next test.)
 #[test]
 fn a_decided_book_entry_is_played_without_a_distance() {
     let pos =
@@ -139,8 +140,54 @@ fn a_decided_book_entry_is_played_without_a_distance() {
             pos.fen()
         );
         assert_eq!(r.best.map(|m| m.to_string()), Some(want.into()));
-        assert_eq!(r.nodes, 0, "from the book, not a search");
     }
+}
+
+/// A move from the tables leaves its time to the next move: where some
+/// reply leads out of the tables, the solver proves the position after
+/// the move, and the next move finds that proof in its table. Where every
+/// reply leads into the tables, the move comes at once, as before.
+#[test]
+fn a_tables_move_proves_the_position_after_it_where_a_reply_leaves_the_tables() {
+    let limits = Limits {
+        movetime_ms: Some(60_000),
+        ..Limits::default()
+    };
+    let stop = Stop::new();
+    let pos = Position::from_fen(
+        "8/1p1p1p1p/2p1p1p1/2P5/P7/8/1P2PPPP/8 w -",
+        RuleSet::PAWNRACE,
+    )
+    .unwrap();
+    let book = crate::proofs::known(&pos).expect("a book position").line[0];
+    let after = pos.play_unchecked(book);
+    assert!(super::ahead::leaves_the_tables(&after, true));
+    let quick = SolveLimits {
+        nodes: Some(500),
+        movetime_ms: None,
+    };
+    let fresh = Solver::new(1).decide(&after, &quick, &stop);
+    assert!(fresh.is_none(), "a fresh solver needs more than 500 nodes");
+
+    let mut engine = Engine::new(1);
+    let r = engine.search(&pos, &limits, &stop, &mut |_| {});
+    assert_eq!(r.best, Some(book));
+    assert!(r.nodes > 0, "the position after the move proved");
+    let next = engine.solver().decide(&after, &quick, &stop);
+    assert_eq!(next.map(|d| d.value), Some(Value::Loss));
+
+    // At the start every reply to the openings table's move leads into
+    // the book: nothing to prove ahead.
+    let start = Position::start(RuleSet::PAWNRACE, Some("AH".parse().unwrap())).unwrap();
+    let line = crate::proofs::known(&start)
+        .expect("the openings table")
+        .line[0];
+    assert!(!super::ahead::leaves_the_tables(
+        &start.play_unchecked(line),
+        true
+    ));
+    let r = engine.search(&start, &limits, &stop, &mut |_| {});
+    assert_eq!((r.best, r.nodes), (Some(line), 0));
 }
 
 /// A won race with the clock running: the engine proves it, says so, and
