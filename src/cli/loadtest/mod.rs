@@ -304,18 +304,19 @@ fn outcome<T>(
 #[cfg(test)]
 mod tests {
     use super::START;
-    use pawnrace::rules::{Gaps, Position, RuleSet, parse_move};
+    use pawnrace::protocol::{Action, Session, SessionOptions};
+    use pawnrace::rules::{Position, RuleSet};
 
-    /// The position `START` sets, read back from its words.
+    /// The position `START` sets, as a session reads it (the server's own
+    /// reading, not a second one): its reply `ok position <fen>`.
     fn start_position() -> Position {
-        let words: Vec<&str> = START.split(' ').collect();
-        let gaps: Gaps = words[3].parse().expect("gaps");
-        let mut pos = Position::start(RuleSet::PAWNRACE, Some(gaps)).expect("start");
-        for text in &words[5..] {
-            let mv = parse_move(&pos, text).expect("a legal move");
-            pos = pos.play_unchecked(mv);
-        }
-        pos
+        let mut session = Session::new(SessionOptions::default());
+        let Action::Reply(replies) = session.handle_line(START) else {
+            panic!("`{START}` is answered at once");
+        };
+        let reply = replies.first().expect("a reply").to_string();
+        let fen = reply.strip_prefix("ok position ").expect(&reply);
+        Position::from_fen(fen, RuleSet::PAWNRACE).expect("the reply's position")
     }
 
     #[test]
