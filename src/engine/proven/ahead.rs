@@ -17,11 +17,11 @@
 //! equal shares of the time, rather than the one position whose proof
 //! orders the replies, did worse (2 and 6; 5 and 6).
 
-use super::Tally;
+use super::{Tally, within};
 use crate::proofs;
 use crate::proofs::traps::Traps;
 use crate::rules::{Move, Position};
-use crate::solver::{SolveLimits, Solver};
+use crate::solver::Solver;
 use crate::stop::Stop;
 
 /// After `mv`, a move from the tables in `pos`: the position after it
@@ -42,12 +42,8 @@ pub(super) fn think(
     if after.outcome().is_some() || !leaves_the_tables(&after, traps) {
         return;
     }
-    let limits = SolveLimits {
-        nodes: None,
-        movetime_ms: until.map(|t| tally.clock.left_ms(t).max(1)),
-    };
     // Its own answer is not needed: what it proved stays in the table.
-    let _ = solver.decide(&after, &limits, stop);
+    let _ = solver.decide(&after, &within(until, tally.clock), stop);
     tally.spent(solver);
 }
 
