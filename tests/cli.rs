@@ -388,6 +388,56 @@ fn book_merge_completes_decided_entries_and_adds_new_ones() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `book-merge --beyond N` adds only the decided entries a proof from an
+/// empty table does not settle within N nodes (a full proof whatever it
+/// cost), and refuses a file whose value such a proof contradicts,
+/// leaving the book as it was.
+#[test]
+fn book_merge_beyond_keeps_only_what_a_move_could_not_decide() {
+    let dir = common::temp_dir("book-merge-beyond");
+    let book = dir.join("book.txt");
+    let run = dir.join("run.txt");
+    let write = |path: &std::path::Path, text: &str| std::fs::write(path, text).unwrap();
+    let easy = "8/p7/8/8/8/8/4P3/8 w - win ? pv e2e4\n";
+    // Some hundreds of nodes from an empty table.
+    let hard = "8/2p1p1pp/3p1p2/p3P3/3P4/6P1/1PP2P1P/8 b - win ? pv d6e5\n";
+    let full = "8/p7/8/8/8/8/5P2/8 w - win 9 pv f2f4 a7a5 f4f5 a5a4 f5f6 a4a3 f6f7 a3a2 f7f8\n";
+    write(&book, "# a book\n");
+    write(&run, &format!("# run: made by hand\n{easy}{hard}{full}"));
+    let merge = |file: &std::path::Path| {
+        pawnrace(&[
+            "book-merge",
+            "--beyond",
+            "1000",
+            "--out",
+            book.to_str().unwrap(),
+            file.to_str().unwrap(),
+        ])
+    };
+    let (ok, _, err) = merge(&run);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("2 of 3 new positions kept, 1 decided within 1000 nodes"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(text.contains(hard) && text.contains(full), "{text}");
+    assert!(!text.contains(easy), "{text}");
+
+    let wrong = dir.join("wrong.txt");
+    write(
+        &wrong,
+        "# run: wrong\n8/p7/8/8/8/8/3P4/8 w - draw ? pv d2d4\n",
+    );
+    let (ok, _, err) = merge(&wrong);
+    assert!(
+        !ok && err.contains("the file says draw, proven win"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&book).unwrap(), text);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `pawnrace traps --merge`: two shards' tables, grown apart from the one
 /// given as --out, come back into it with their runs; a shard that does
 /// not read leaves --out as it was.

@@ -6,7 +6,9 @@
 //! every Nth again from an empty table (the position's value, and that its
 //! move keeps it), as the engine would at move time, and reports how many
 //! nodes those proofs took: how far the merged positions lie beyond a
-//! move's time.
+//! move's time. `--beyond N` keeps out the decided positions a move's own
+//! proof settles (those decided within N nodes from an empty table), so
+//! the book, compiled in, grows only by what the engine could not do.
 
 use super::args::SessionTable;
 use super::book::save;
@@ -40,6 +42,15 @@ pub struct MergeArgs {
     /// Give up on a check after this many nodes (counted as unchecked).
     #[arg(long, default_value_t = 100_000_000)]
     nodes: u64,
+    /// Add a decided-only entry (`?`) only where a proof from an empty
+    /// table does not decide its position within this many nodes: the
+    /// engine decides the others itself at move time, so the book holds
+    /// what it could not (a 100 ms move's solver gets some 70,000 nodes
+    /// on a 2-core machine). Each position decided so is checked against
+    /// the file's value on the way. Full proofs are added whatever they
+    /// cost: they give distances.
+    #[arg(long, value_name = "NODES")]
+    beyond: Option<u64>,
 }
 
 const WHO: &str = "pawnrace book-merge";
@@ -69,6 +80,8 @@ pub fn run(args: MergeArgs) -> ExitCode {
     let before = book.len();
     let mut added: Vec<Position> = Vec::new();
     let mut completed = 0usize;
+    // What the files add, kept apart until `--beyond` has had its say.
+    let mut fresh = Book::default();
     for path in &args.files {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
@@ -94,8 +107,11 @@ pub fn run(args: MergeArgs) -> ExitCode {
         }
         for (pos, entry) in other.entries() {
             if !book.contains(pos) {
-                book.insert(*pos, entry.clone());
-                added.push(*pos);
+                if let Err(e) = fresh.complete(pos, entry) {
+                    eprintln!("{WHO}: {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+                fresh.insert(*pos, entry.clone());
                 continue;
             }
             // A full proof of a position the book holds decided only.
@@ -110,6 +126,19 @@ pub fn run(args: MergeArgs) -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             }
+        }
+    }
+    let kept = match args.beyond {
+        Some(nodes) => beyond(&fresh, nodes, &args),
+        None => Ok(fresh.entries().map(|(pos, _)| *pos).collect()),
+    };
+    let Ok(kept) = kept else {
+        return ExitCode::FAILURE;
+    };
+    for pos in kept {
+        if let Some(entry) = fresh.get(&pos) {
+            book.insert(pos, entry);
+            added.push(pos);
         }
     }
     let checked = if args.check > 0 {
@@ -129,6 +158,54 @@ pub fn run(args: MergeArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The positions of `fresh` to add under `--beyond nodes`: its full
+/// proofs, and its decided-only entries whose value a proof from an
+/// empty table does not decide within `nodes`. `Err` where such a proof
+/// decides another value than the entry's (after reporting each), or
+/// where the run was interrupted (nothing is added then).
+fn beyond(fresh: &Book, nodes: u64, args: &MergeArgs) -> Result<Vec<Position>, ()> {
+    let limits = SolveLimits {
+        nodes: Some(nodes),
+        movetime_ms: None,
+    };
+    let stop = super::stop_on_ctrl_c("the merge");
+    let mut solver = Solver::new(args.table.mib);
+    let started = Instant::now();
+    let (mut kept, mut easy, mut wrong) = (Vec::new(), 0usize, 0usize);
+    for (pos, entry) in fresh.entries() {
+        if stop.is_raised() {
+            eprintln!("{WHO}: interrupted; nothing merged");
+            return Err(());
+        }
+        if entry.plies.is_some() {
+            kept.push(*pos);
+            continue;
+        }
+        solver.clear();
+        match solver.decide(pos, &limits, &stop) {
+            None => kept.push(*pos),
+            Some(d) if d.value == entry.value => easy += 1,
+            Some(d) => {
+                eprintln!(
+                    "{}: the file says {}, proven {}",
+                    pos.fen(),
+                    entry.value,
+                    d.value
+                );
+                wrong += 1;
+            }
+        }
+    }
+    eprintln!(
+        "--beyond {nodes}: {} of {} new positions kept, {easy} decided within {nodes} nodes from an empty {} MiB table (their values agree), {wrong} wrong; {:.0} s",
+        kept.len(),
+        fresh.len(),
+        args.table.mib,
+        started.elapsed().as_secs_f64()
+    );
+    if wrong > 0 { Err(()) } else { Ok(kept) }
 }
 
 /// Proves every `args.check`th added position again from an empty table:
