@@ -17,6 +17,7 @@ use pawnrace::proofs::book::Book;
 use pawnrace::proofs::lines;
 use pawnrace::rules::Position;
 use pawnrace::solver::{SolveLimits, Solver, Value};
+use pawnrace::stop::Stop;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -128,8 +129,14 @@ pub fn run(args: MergeArgs) -> ExitCode {
             }
         }
     }
+    // One watcher for both kinds of proof, so a Ctrl-C is heard once.
+    let stop = if args.beyond.is_some() || args.check > 0 {
+        super::stop_on_ctrl_c("the proofs")
+    } else {
+        Default::default()
+    };
     let kept = match args.beyond {
-        Some(nodes) => beyond(&fresh, nodes, &args),
+        Some(nodes) => beyond(&fresh, nodes, &args, &stop),
         None => Ok(fresh.entries().map(|(pos, _)| *pos).collect()),
     };
     let Ok(kept) = kept else {
@@ -142,7 +149,7 @@ pub fn run(args: MergeArgs) -> ExitCode {
         }
     }
     let checked = if args.check > 0 {
-        check(&book, &added, &args)
+        check(&book, &added, &args, &stop)
     } else {
         Ok(())
     };
@@ -165,12 +172,11 @@ pub fn run(args: MergeArgs) -> ExitCode {
 /// empty table does not decide within `nodes`. `Err` where such a proof
 /// decides another value than the entry's (after reporting each), or
 /// where the run was interrupted (nothing is added then).
-fn beyond(fresh: &Book, nodes: u64, args: &MergeArgs) -> Result<Vec<Position>, ()> {
+fn beyond(fresh: &Book, nodes: u64, args: &MergeArgs, stop: &Stop) -> Result<Vec<Position>, ()> {
     let limits = SolveLimits {
         nodes: Some(nodes),
         movetime_ms: None,
     };
-    let stop = super::stop_on_ctrl_c("the merge");
     let mut solver = Solver::new(args.table.mib);
     let started = Instant::now();
     let (mut kept, mut easy, mut wrong) = (Vec::new(), 0usize, 0usize);
@@ -184,7 +190,7 @@ fn beyond(fresh: &Book, nodes: u64, args: &MergeArgs) -> Result<Vec<Position>, (
             continue;
         }
         solver.clear();
-        match solver.decide(pos, &limits, &stop) {
+        match solver.decide(pos, &limits, stop) {
             None => kept.push(*pos),
             Some(d) if d.value == entry.value => easy += 1,
             Some(d) => {
@@ -211,12 +217,11 @@ fn beyond(fresh: &Book, nodes: u64, args: &MergeArgs) -> Result<Vec<Position>, (
 /// Proves every `args.check`th added position again from an empty table:
 /// its value, and that its move keeps it. Reports the proofs' sizes; `Err`
 /// after any disagreement.
-fn check(book: &Book, added: &[Position], args: &MergeArgs) -> Result<(), ()> {
+fn check(book: &Book, added: &[Position], args: &MergeArgs, stop: &Stop) -> Result<(), ()> {
     let limits = SolveLimits {
         nodes: Some(args.nodes),
         movetime_ms: None,
     };
-    let stop = super::stop_on_ctrl_c("the checks");
     let mut solver = Solver::new(args.table.mib);
     let started = Instant::now();
     let mut counts = [0usize; BUCKETS.len()];
@@ -227,7 +232,7 @@ fn check(book: &Book, added: &[Position], args: &MergeArgs) -> Result<(), ()> {
         }
         let Some(entry) = book.get(pos) else { continue };
         solver.clear();
-        let decided = solver.decide(pos, &limits, &stop);
+        let decided = solver.decide(pos, &limits, stop);
         let nodes = solver.last_nodes();
         counts[BUCKETS
             .iter()
@@ -240,7 +245,7 @@ fn check(book: &Book, added: &[Position], args: &MergeArgs) -> Result<(), ()> {
                 None => {
                     solver.clear();
                     solver
-                        .decide(&after, &limits, &stop)
+                        .decide(&after, &limits, stop)
                         .map(|d| d.value.winner(after.side_to_move()))
                         .map(|w| Value::for_side(w, pos.side_to_move()))
                 }
