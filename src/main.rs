@@ -45,8 +45,9 @@ enum Command {
     /// The exact value of a position (or of every gap opening), with the
     /// winner's shortest win and the loser's longest loss.
     Solve(cli::solve::SolveArgs),
-    /// Grow the book of proven positions near an opening's start, where
-    /// proofs take longer than a move's time (data/book.txt).
+    /// Grow a book file of proven positions near an opening's start, where
+    /// proofs take longer than a move's time (merged into data/book/ by
+    /// book-merge).
     Book(cli::book::BookArgs),
     /// Choose the traps table's moves near the openings' start: in
     /// positions proven lost (or drawn), the move a model opponent is

@@ -388,6 +388,52 @@ fn book_merge_completes_decided_entries_and_adds_new_ones() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A position the compiled-in book already holds (in some part) is left
+/// out of the file merged into, so that each position is in one part; a
+/// file that gives such a position another value is refused.
+#[test]
+fn book_merge_leaves_out_what_the_compiled_in_book_holds() {
+    let dir = common::temp_dir("book-merge-held");
+    let book = dir.join("book.txt");
+    let run = dir.join("run.txt");
+    let part = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book/part-1.txt"),
+    )
+    .unwrap();
+    let held = part.lines().find(|l| !l.starts_with('#')).unwrap();
+    let new = "8/p7/8/8/8/8/5P2/8 w - win 9 pv f2f4 a7a5 f4f5 a5a4 f5f6 a4a3 f6f7 a3a2 f7f8";
+    std::fs::write(&run, format!("# run: made by hand\n{held}\n{new}\n")).unwrap();
+    let merge = |file: &std::path::Path| {
+        pawnrace(&[
+            "book-merge",
+            "--out",
+            book.to_str().unwrap(),
+            file.to_str().unwrap(),
+        ])
+    };
+    let (ok, _, err) = merge(&run);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("1 positions left out: the compiled-in book holds them"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(text.contains(new) && !text.contains(held), "{text}");
+
+    let words: Vec<&str> = held.split_whitespace().collect();
+    let other = if words[3] == "draw" { "win" } else { "draw" };
+    let wrong = dir.join("wrong.txt");
+    let line = format!(
+        "{} {} {} {other} ? pv {}",
+        words[0], words[1], words[2], words[6]
+    );
+    std::fs::write(&wrong, format!("# run: wrong\n{line}\n")).unwrap();
+    let (ok, _, err) = merge(&wrong);
+    assert!(!ok && err.contains("the compiled-in book says"), "{err}");
+    assert_eq!(std::fs::read_to_string(&book).unwrap(), text);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `book-merge --beyond N` adds only the decided entries a proof from an
 /// empty table does not settle within N nodes (a full proof whatever it
 /// cost), and refuses a file whose value such a proof contradicts,
@@ -399,8 +445,9 @@ fn book_merge_beyond_keeps_only_what_a_move_could_not_decide() {
     let run = dir.join("run.txt");
     let write = |path: &std::path::Path, text: &str| std::fs::write(path, text).unwrap();
     let easy = "8/p7/8/8/8/8/4P3/8 w - win ? pv e2e4\n";
-    // Some hundreds of nodes from an empty table.
-    let hard = "8/2p1p1pp/3p1p2/p3P3/3P4/6P1/1PP2P1P/8 b - win ? pv d6e5\n";
+    // Some hundred thousand nodes from an empty table; a keep-deep-set
+    // position, beyond the compiled-in book (whose positions are left out).
+    let hard = "8/p1p2p1p/3pp1p1/8/1P3P2/3P4/2P1P1PP/8 w - win ? pv c2c3\n";
     let full = "8/p7/8/8/8/8/5P2/8 w - win 9 pv f2f4 a7a5 f4f5 a5a4 f5f6 a4a3 f6f7 a3a2 f7f8\n";
     write(&book, "# a book\n");
     write(&run, &format!("# run: made by hand\n{easy}{hard}{full}"));

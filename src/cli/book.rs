@@ -1,5 +1,6 @@
-//! `pawnrace book`: grows the book of proven positions near an opening's
-//! start (`data/book.txt`), resumably.
+//! `pawnrace book`: grows a book file of proven positions near an
+//! opening's start, resumably; `book-merge` takes it into the compiled-in
+//! book's parts (`data/book/`).
 
 use super::args::{BudgetArgs, ProofTable};
 use super::cache::CacheFile;
@@ -57,8 +58,10 @@ pub struct BookArgs {
     // A position given up on leaves its subtree out of the book.
     #[command(flatten)]
     budget: BudgetArgs,
-    /// The book to grow; it is read first and written after every proof.
-    #[arg(long, default_value = "data/book.txt")]
+    /// The book file to grow: a run's own, to be merged into a part of the
+    /// compiled-in book (`book-merge --out data/book/part-N.txt`), or a
+    /// part itself. It is read first and written after every proof.
+    #[arg(long)]
     out: PathBuf,
     #[command(flatten)]
     table: ProofTable,

@@ -13,7 +13,7 @@
 use super::args::SessionTable;
 use super::book::save;
 use clap::Args;
-use pawnrace::proofs::book::Book;
+use pawnrace::proofs::book::{self, Book};
 use pawnrace::proofs::lines;
 use pawnrace::rules::Position;
 use pawnrace::solver::{SolveLimits, Solver, Value};
@@ -27,11 +27,14 @@ pub struct MergeArgs {
     /// The book files to merge in (`book` runs' outputs); their run lines
     /// join the header.
     files: Vec<PathBuf>,
-    /// The book they are merged into, read first (made if missing); what it
-    /// holds stays as it is, but for a position it holds decided only
-    /// (`?`), which takes a merged file's distance and line (a different
-    /// value is an error). Written back with its lines sorted.
-    #[arg(long, default_value = "data/book.txt")]
+    /// The book file they are merged into (a part of the compiled-in book,
+    /// `data/book/part-N.txt`, or a file of one's own), read first (made
+    /// if missing); what it holds stays as it is, but for a position it
+    /// holds decided only (`?`), which takes a merged file's distance and
+    /// line (a different value is an error). A position it lacks that the
+    /// compiled-in book holds (in another part) is left out, its value
+    /// checked. Written back with its lines sorted.
+    #[arg(long)]
     out: PathBuf,
     /// Prove every Nth added position again from an empty table (0: none).
     #[arg(long, default_value_t = 0)]
@@ -83,6 +86,8 @@ pub fn run(args: MergeArgs) -> ExitCode {
     let mut completed = 0usize;
     // What the files add, kept apart until `--beyond` has had its say.
     let mut fresh = Book::default();
+    let builtin = book::builtin();
+    let mut elsewhere = 0usize;
     for path in &args.files {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
@@ -108,6 +113,21 @@ pub fn run(args: MergeArgs) -> ExitCode {
         }
         for (pos, entry) in other.entries() {
             if !book.contains(pos) {
+                // Each position in one part of the book.
+                if let Some(held) = builtin.get(pos) {
+                    if held.value != entry.value {
+                        eprintln!(
+                            "{WHO}: {}: {}: the compiled-in book says {}, the file {}",
+                            path.display(),
+                            pos.fen(),
+                            held.value,
+                            entry.value
+                        );
+                        return ExitCode::FAILURE;
+                    }
+                    elsewhere += 1;
+                    continue;
+                }
                 if let Err(e) = fresh.complete(pos, entry) {
                     eprintln!("{WHO}: {}: {e}", path.display());
                     return ExitCode::FAILURE;
@@ -154,6 +174,11 @@ pub fn run(args: MergeArgs) -> ExitCode {
         Ok(())
     };
     let written = save(WHO, &args.out, &book, &header.join("\n"));
+    if elsewhere > 0 {
+        eprintln!(
+            "{elsewhere} positions left out: the compiled-in book holds them (their values agree)"
+        );
+    }
     eprintln!(
         "{} positions added to the {before} of {}, {completed} decided ones given their distance: {} in all",
         added.len() - completed,

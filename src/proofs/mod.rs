@@ -4,7 +4,7 @@
 //! - [`openings`]: every Pawn Race gap opening's result and optimal line
 //!   (`data/openings.txt`, made by `pawnrace solve --all-gaps`);
 //! - [`book`]: positions near the openings' start that the opponent reaches
-//!   by leaving those lines (`data/book.txt`, grown by `pawnrace book`);
+//!   by leaving those lines (`data/book/`, grown by `pawnrace book`);
 //! - [`lines`]: the one text format both are kept in;
 //! - [`traps`]: in positions near the start proven lost (or drawn), the
 //!   move likeliest to make the opponent throw its result away

@@ -23,26 +23,44 @@
 //! Each position also stands for its file mirror, which is not written.
 //! The lines are written sorted by the position's text, so that the
 //! compiled-in book is looked up where it lies ([`Sorted`]).
+//!
+//! The compiled-in book is kept in parts (`data/book/part-N.txt`, each a
+//! book file as above, each position in one part), looked up in turn
+//! ([`Parts`]): a run's file is merged into a part (`pawnrace book-merge
+//! --out data/book/part-N.txt`), and a new part is a new file in
+//! [`PARTS`] (a test holds the list to the folder).
 
 mod grow;
 mod sorted;
 
 pub use grow::{Follow, Plan, Proving, grow};
-pub use sorted::Sorted;
+pub use sorted::{Parts, Sorted};
 
 use super::lines::{self, LineTable};
 use crate::rules::{Position, RuleSet};
 use crate::solver::{Proven, Source};
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
-/// The book as committed; see the file's header for how it was made.
-const BUILTIN: &str = include_str!("../../../data/book.txt");
+/// The parts of the book as committed (`data/book/`), each with its file's
+/// name: looked up in this order. Each part's header says what it holds
+/// and how it was made.
+macro_rules! parts {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("../../../data/book/", $name)))),*]
+    };
+}
+pub const PARTS: [(&str, &str); 3] = parts!("part-1.txt", "part-2.txt", "part-3.txt");
+
+/// Each part past its header, found once.
+static BUILTIN: LazyLock<Vec<Sorted<'static>>> =
+    LazyLock::new(|| PARTS.iter().map(|(_, text)| Sorted::new(text)).collect());
 
 /// The compiled-in book. Nothing is read before a lookup; a line that
 /// does not read counts as missing (the tests read every line), and the
 /// engine then proves or searches as it would without the book.
-pub fn builtin() -> Sorted<'static> {
-    Sorted::new(BUILTIN)
+pub fn builtin() -> Parts<'static> {
+    Parts::new(&BUILTIN)
 }
 
 /// A book in memory, as `pawnrace book` grows it.
@@ -293,45 +311,75 @@ mod tests {
         }
     }
 
-    /// The committed book loads and saves back byte for byte (so its lines
+    /// Each committed part loads and saves back byte for byte (so its lines
     /// are sorted, as lookups where it lies need), and every position is
-    /// found there with its proof, and with its value (and a win's or
-    /// loss's distance) where the solver reads it, its mirror too.
+    /// found in the compiled-in book with its part's proof, and with its
+    /// value (and a win's or loss's distance) where the solver reads it,
+    /// its mirror too; no position (nor its mirror) is in two parts.
     #[test]
     fn the_builtin_book_round_trips_and_is_found_where_it_lies() {
-        let book = Book::parse(BUILTIN).unwrap();
-        assert_eq!(book.to_text(&lines::header(BUILTIN)), BUILTIN);
         let builtin = builtin();
-        assert_eq!(builtin.lines().count(), book.len());
         let values = crate::proofs::values();
-        for (pos, entry) in &book.written {
-            assert_eq!(builtin.get(pos).as_ref(), Some(entry), "{}", pos.fen());
-            let distance = entry.plies.filter(|_| entry.value != Value::Draw);
-            for p in [*pos, pos.mirror_files()] {
-                assert_eq!(values.get(&p), Some((entry.value, distance)), "{}", p.fen());
+        let mut seen = Book::default();
+        let mut total = 0;
+        for (name, text) in PARTS {
+            let book = Book::parse(text).unwrap();
+            assert_eq!(book.to_text(&lines::header(text)), text, "{name}");
+            total += book.len();
+            for (pos, entry) in &book.written {
+                assert!(
+                    !seen.contains(pos),
+                    "{name}: {} is in an earlier part",
+                    pos.fen()
+                );
+                seen.insert(*pos, entry.clone());
+                assert_eq!(builtin.get(pos).as_ref(), Some(entry), "{}", pos.fen());
+                let distance = entry.plies.filter(|_| entry.value != Value::Draw);
+                for p in [*pos, pos.mirror_files()] {
+                    assert_eq!(values.get(&p), Some((entry.value, distance)), "{}", p.fen());
+                }
             }
         }
+        assert_eq!(builtin.lines().count(), total);
+    }
+
+    /// Every file in `data/book/` is a part compiled in, and every part
+    /// compiled in is there: a part added to the folder but not to
+    /// [`PARTS`] would be left out of the engine without a word.
+    #[test]
+    fn the_parts_are_the_files_in_the_folder() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut parts: Vec<String> = PARTS.iter().map(|(name, _)| name.to_string()).collect();
+        parts.sort();
+        assert_eq!(files, parts);
     }
 
     #[test]
     fn the_builtin_book_parses_and_its_lines_end_as_it_says() {
-        let book = Book::parse(BUILTIN).unwrap();
-        for (pos, entry) in &book.written {
-            if entry.plies.is_none() {
-                // Decided: one move, keeping a win or a draw.
-                assert_eq!(entry.line.len(), 1, "{}", pos.fen());
-                assert_ne!(entry.value, Value::Loss, "{}", pos.fen());
-                continue;
-            }
-            let mut at = *pos;
-            for m in &entry.line {
-                at = at.play_unchecked(*m);
-            }
-            let outcome = at.outcome().expect("the line ends the game");
-            let winner = entry.value.winner(pos.side_to_move());
-            assert_eq!(outcome.winner, winner, "{}", pos.fen());
-            if entry.value != Value::Draw {
-                assert_eq!(Some(entry.line.len() as u32), entry.plies, "{}", pos.fen());
+        for (name, text) in PARTS {
+            let book = Book::parse(text).unwrap();
+            for (pos, entry) in &book.written {
+                if entry.plies.is_none() {
+                    // Decided: one move, keeping a win or a draw.
+                    assert_eq!(entry.line.len(), 1, "{name}: {}", pos.fen());
+                    assert_ne!(entry.value, Value::Loss, "{name}: {}", pos.fen());
+                    continue;
+                }
+                let mut at = *pos;
+                for m in &entry.line {
+                    at = at.play_unchecked(*m);
+                }
+                let outcome = at.outcome().expect("the line ends the game");
+                let winner = entry.value.winner(pos.side_to_move());
+                assert_eq!(outcome.winner, winner, "{name}: {}", pos.fen());
+                if entry.value != Value::Draw {
+                    assert_eq!(Some(entry.line.len() as u32), entry.plies, "{}", pos.fen());
+                }
             }
         }
     }

@@ -92,6 +92,37 @@ impl<'a> Sorted<'a> {
     }
 }
 
+/// A book kept in parts, each sorted on its own, looked up in turn: the
+/// book grows by parts (a ply, a kind of run), so that no file grows past
+/// what a repository host takes in one piece and a new part leaves the
+/// others as they were. A position is in one part at most.
+#[derive(Copy, Clone, Debug)]
+pub struct Parts<'a> {
+    parts: &'a [Sorted<'a>],
+}
+
+impl<'a> Parts<'a> {
+    pub fn new(parts: &'a [Sorted<'a>]) -> Parts<'a> {
+        Parts { parts }
+    }
+
+    /// The proof of `pos` (or of its file mirror, mirrored back) from the
+    /// first part that holds it.
+    pub fn get(&self, pos: &Position) -> Option<Proven> {
+        self.parts.iter().find_map(|part| part.get(pos))
+    }
+
+    /// Every part's entry lines, part after part.
+    pub fn lines(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.parts.iter().flat_map(|part| part.lines())
+    }
+
+    /// Every part's [`Sorted::values`], part after part.
+    pub fn values(&self) -> impl Iterator<Item = (Position, Value, Option<u32>)> + 'a {
+        self.parts.iter().flat_map(|part| part.values())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Book;
@@ -142,5 +173,27 @@ mod tests {
         }
         let empty = Sorted::new("# nothing\n");
         assert_eq!(empty.get(&root), None);
+    }
+
+    /// A book in parts finds each part's positions (their mirrors too), the
+    /// first part's proof where two hold a position, and lists every line.
+    #[test]
+    fn parts_are_looked_up_in_turn() {
+        let first =
+            "# one\n8/p7/8/8/8/8/4P3/8 w - win 9 pv e2e4 a7a5 e4e5 a5a4 e5e6 a4a3 e6e7 a3a2 e7e8\n";
+        let second =
+            "# two\n8/p7/8/8/8/8/4P3/8 w - win ? pv e2e3\n8/p7/8/8/8/8/5P2/8 w - win ? pv f2f4\n";
+        let sorted = [Sorted::new(first), Sorted::new(second)];
+        let parts = Parts::new(&sorted);
+        let pos = |fen| Position::from_fen(fen, RuleSet::PAWNRACE).unwrap();
+        let e = pos("8/p7/8/8/8/8/4P3/8 w -");
+        assert_eq!(parts.get(&e).and_then(|p| p.plies), Some(9));
+        let f = parts.get(&pos("8/p7/8/8/8/8/5P2/8 w -")).unwrap();
+        assert_eq!(f.line[0].to_string(), "f2f4");
+        let mirror = parts.get(&pos("8/7p/8/8/8/8/2P5/8 w -")).unwrap();
+        assert_eq!(mirror.line[0].to_string(), "c2c4");
+        assert_eq!(parts.get(&pos("8/p7/8/8/8/8/6P1/8 w -")), None);
+        assert_eq!(parts.lines().count(), 3);
+        assert_eq!(parts.values().count(), 3);
     }
 }
