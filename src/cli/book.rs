@@ -55,6 +55,13 @@ pub struct BookArgs {
     /// play reaches them once the opponent throws the win away.
     #[arg(long, conflicts_with = "every_move")]
     as_played: bool,
+    /// With `--as-played`: follow every move of a lost position that no
+    /// table answers only where that move lies within this many plies of
+    /// the root; further on the branch ends, so that the opponent's errors
+    /// up to that ply are covered to the full `--plies` without the
+    /// loser's every line beyond it.
+    #[arg(long, value_name = "PLIES", requires = "as_played")]
+    lost_within: Option<u32>,
     // A position given up on leaves its subtree out of the book.
     #[command(flatten)]
     budget: BudgetArgs,
@@ -137,13 +144,15 @@ fn this_run(args: &BookArgs, side: Color) -> String {
     };
     let budget = args.budget;
     format!(
-        "run: pawnrace book --gaps {}{after} --plies {} --side {}{}{}{}{}{}{} --hash {}",
+        "run: pawnrace book --gaps {}{after} --plies {} --side {}{}{}{}{}{}{}{} --hash {}",
         args.gaps,
         args.plies,
         side.name(),
         if args.decide { " --decide" } else { "" },
         if args.every_move { " --every-move" } else { "" },
         if args.as_played { " --as-played" } else { "" },
+        args.lost_within
+            .map_or(String::new(), |n| format!(" --lost-within {n}")),
         if args.tables { " --tables" } else { "" },
         budget
             .movetime
@@ -159,7 +168,7 @@ fn this_run(args: &BookArgs, side: Color) -> String {
 /// `this_run` included.
 fn header(existing: &str, this_run: String) -> String {
     super::args::runs_header(
-        "Proven positions near the start of Pawn Race openings (see src/proofs/book.rs):\n\
+        "Proven positions near the start of Pawn Race openings (see src/proofs/book/mod.rs):\n\
          the position's text, then for the side to move: win|loss|draw plies pv <line>\n\
          (plies ? and a one-move line: the value and a move keeping it, the distance not proven).",
         existing,
@@ -180,7 +189,10 @@ fn plan(args: &BookArgs, side: Color) -> book::Plan {
         follow: if args.every_move {
             book::Follow::Every
         } else if args.as_played {
-            book::Follow::Played(Traps::builtin())
+            book::Follow::Played {
+                traps: Traps::builtin(),
+                lost_within: args.lost_within,
+            }
         } else {
             book::Follow::Proven
         },

@@ -35,7 +35,17 @@ pub enum Follow {
     /// move the engine chooses in play). So the side's positions are covered
     /// as the engine's own play reaches them after the opponent's errors,
     /// not only along a won opening's proofs.
-    Played(&'static Traps),
+    ///
+    /// `lost_within`: a lost position none of them answers is followed
+    /// after every move only where that move lies within so many plies
+    /// of the root; further on the branch ends there, so that the
+    /// opponent's errors up to that ply are covered to the full depth
+    /// without the loser's every line beyond it (which multiplies the
+    /// positions by some fourteen a ply). `None`: at any depth.
+    Played {
+        traps: &'static Traps,
+        lost_within: Option<u32>,
+    },
 }
 
 /// What [`grow`] covers from its root.
@@ -198,16 +208,19 @@ impl Run<'_> {
                     }
                 }
                 Follow::Every => after_every_move(todo),
-                Follow::Played(traps) => {
+                Follow::Played { traps, lost_within } => {
                     let first = |e: Proven| e.line.first().copied();
                     let played = traps
                         .get(&pos)
                         .map(|t| t.mv)
                         .or_else(|| crate::proofs::known(&pos).and_then(first))
                         .or_else(|| proven.and_then(first));
+                    // This position's move is ply `depth + 1` from the root.
+                    let depth = self.plan.plies - left;
                     match played {
                         Some(m) => todo.push(Work::Visit(pos.play_unchecked(m), left - 1)),
-                        None => after_every_move(todo),
+                        None if lost_within.is_none_or(|n| depth < n) => after_every_move(todo),
+                        None => {}
                     }
                 }
             }
@@ -432,7 +445,7 @@ mod tests {
             trapped.fen(),
             trap_after.legal_moves()[0]
         );
-        let grow_with = |traps: Traps| {
+        let grow_with = |traps: Traps, lost_within: Option<u32>| {
             let traps: &'static Traps = Box::leak(Box::new(traps));
             grown(
                 &root,
@@ -440,13 +453,19 @@ mod tests {
                     plies: 3,
                     side: Color::Black,
                     proving: Proving::Decide,
-                    follow: Follow::Played(traps),
+                    follow: Follow::Played { traps, lost_within },
                     tables: false,
                 },
             )
         };
-        let with_trap = grow_with(Traps::parse(&line).unwrap());
-        let without = grow_with(Traps::default());
+        let with_trap = grow_with(Traps::parse(&line).unwrap(), None);
+        let without = grow_with(Traps::default(), None);
+        // Every move of a lost position only where it is the root's move:
+        // black's first moves (ply 2) are past it, so a lost first position
+        // no table answers ends its branch, and the won ones go on.
+        let to_ply_one = grow_with(Traps::default(), Some(1));
+        let to_ply_two = grow_with(Traps::default(), Some(2));
+        assert_eq!(to_ply_two.len(), without.len());
         // Black's positions after `first` and `moves`, and each reply,
         // where black is not lost: each written in `book`, or (`false`)
         // whether any is missing.
@@ -469,6 +488,13 @@ mod tests {
         for first in firsts.iter().filter(|p| !lost.contains(p)) {
             let entry = with_trap.get(first).expect("a won first position proven");
             assert!(covers(&with_trap, first, &entry.line[..1]));
+            assert!(covers(&to_ply_one, first, &entry.line[..1]));
         }
+        for first in &lost {
+            for (_, second) in after(&first.play_unchecked(every(first)[0])) {
+                assert!(to_ply_one.get(&second).is_none(), "{}", second.fen());
+            }
+        }
+        assert!(to_ply_one.len() < without.len());
     }
 }
