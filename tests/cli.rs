@@ -6,6 +6,18 @@ fn pawnrace(args: &[&str]) -> (bool, String, String) {
     common::run_binary(args, b"")
 }
 
+/// `pawnrace book-merge <options> --out <book> <file>`.
+fn book_merge(
+    options: &[&str],
+    book: &std::path::Path,
+    file: &std::path::Path,
+) -> (bool, String, String) {
+    let mut args = vec!["book-merge"];
+    args.extend_from_slice(options);
+    args.extend(["--out", book.to_str().unwrap(), file.to_str().unwrap()]);
+    pawnrace(&args)
+}
+
 #[test]
 fn bench_reports_every_position_and_a_stable_total() {
     let (ok, stdout, _) = pawnrace(&["bench", "--depth", "4"]);
@@ -359,14 +371,7 @@ fn book_merge_completes_decided_entries_and_adds_new_ones() {
          8/p7/8/8/8/8/5P2/8 w - win 9 pv f2f4 a7a5 f4f5 a5a4 f5f6 a4a3 f6f7 a3a2 f7f8\n",
     )
     .unwrap();
-    let (ok, _, err) = pawnrace(&[
-        "book-merge",
-        "--check",
-        "1",
-        "--out",
-        book.to_str().unwrap(),
-        run.to_str().unwrap(),
-    ]);
+    let (ok, _, err) = book_merge(&["--check", "1"], &book, &run);
     assert!(ok, "{err}");
     assert!(err.contains("1 positions added to the 1 of"), "{err}");
     assert!(
@@ -403,14 +408,7 @@ fn book_merge_leaves_out_what_the_compiled_in_book_holds() {
     let held = part.lines().find(|l| !l.starts_with('#')).unwrap();
     let new = "8/p7/8/8/8/8/5P2/8 w - win 9 pv f2f4 a7a5 f4f5 a5a4 f5f6 a4a3 f6f7 a3a2 f7f8";
     std::fs::write(&run, format!("# run: made by hand\n{held}\n{new}\n")).unwrap();
-    let merge = |file: &std::path::Path| {
-        pawnrace(&[
-            "book-merge",
-            "--out",
-            book.to_str().unwrap(),
-            file.to_str().unwrap(),
-        ])
-    };
+    let merge = |file: &std::path::Path| book_merge(&[], &book, file);
     let (ok, _, err) = merge(&run);
     assert!(ok, "{err}");
     assert!(
@@ -451,16 +449,7 @@ fn book_merge_beyond_keeps_only_what_a_move_could_not_decide() {
     let full = "8/p7/8/8/8/8/5P2/8 w - win 9 pv f2f4 a7a5 f4f5 a5a4 f5f6 a4a3 f6f7 a3a2 f7f8\n";
     write(&book, "# a book\n");
     write(&run, &format!("# run: made by hand\n{easy}{hard}{full}"));
-    let merge = |file: &std::path::Path| {
-        pawnrace(&[
-            "book-merge",
-            "--beyond",
-            "1000",
-            "--out",
-            book.to_str().unwrap(),
-            file.to_str().unwrap(),
-        ])
-    };
+    let merge = |file: &std::path::Path| book_merge(&["--beyond", "1000"], &book, file);
     let (ok, _, err) = merge(&run);
     assert!(ok, "{err}");
     assert!(
