@@ -50,8 +50,7 @@ macro_rules! parts {
         [$(($name, include_str!(concat!("../../../data/book/", $name)))),*]
     };
 }
-pub const PARTS: [(&str, &str); 4] =
-    parts!("part-1.txt", "part-2.txt", "part-3.txt", "part-4.txt");
+pub const PARTS: [(&str, &str); 4] = parts!("part-1.txt", "part-2.txt", "part-3.txt", "part-4.txt");
 
 /// Each part past its header, found once.
 static BUILTIN: LazyLock<Vec<Sorted<'static>>> =
