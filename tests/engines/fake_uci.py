@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A scripted UCI engine for tests/match.rs: it logs every line it is sent,
+"""A scripted UCI engine for tests/match/: it logs every line it is sent,
 and answers `go` with the first single pawn push the position allows
 (reading the position from `position fen ... moves ...` itself, en passant
 included), so that a match can run to its end without a real engine.
