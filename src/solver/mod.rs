@@ -238,7 +238,7 @@ impl Solver {
     /// Adds what a run's own thread counted to the profile, while profiling.
     fn keep_profile(&mut self, counted: Option<Box<NodeProfile>>) {
         if let (Some(all), Some(this)) = (self.profile.as_mut(), counted) {
-            all.add(&this);
+            all.add_run(&this);
         }
     }
 
