@@ -54,8 +54,10 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
         lines[3].starts_with("solve plies 1-3 cases 1 proved "),
         "{stdout}"
     );
-    // With --profile, one more line: where the solves' nodes went, every
-    // node of the summary's counted once (one thread, so all of them).
+    // With --profile, a line after each case (the states of its groups of
+    // files, and the bound they put on a solver that summed the groups)
+    // and one after the summary: where the solves' nodes went, every node
+    // of the summary's counted once (one thread, so all of them).
     let args = [
         "bench",
         "solve",
@@ -70,8 +72,15 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
     let (ok, stdout, stderr) = pawnrace(&args);
     assert!(ok, "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 5, "{stdout}");
-    let nodes = lines[2]
+    assert_eq!(lines.len(), 7, "{stdout}");
+    for (i, case) in [(1, 1), (3, 2)] {
+        assert!(
+            lines[i].starts_with(&format!("profile case {case} group states "))
+                && lines[i].contains(" summed at best "),
+            "{stdout}"
+        );
+    }
+    let nodes = lines[4]
         .split("; nodes ")
         .nth(1)
         .unwrap()
@@ -79,11 +88,13 @@ fn the_solver_benchmark_times_each_position_and_sums_up() {
         .next()
         .unwrap();
     assert!(
-        lines[4].starts_with(&format!("profile nodes {nodes} pawns ")),
+        lines[6].starts_with(&format!("profile nodes {nodes} pawns ")),
         "{stdout}"
     );
     assert!(
-        lines[4].contains("; groups ") && lines[4].contains("; expanded "),
+        lines[6].contains("; groups ")
+            && lines[6].contains("; expanded ")
+            && lines[6].contains("; group states "),
         "{stdout}"
     );
     // Answering as a session's solve does: from the tables where they
