@@ -3,7 +3,8 @@
 //! were expanded rather than settled at once. A change to the solver's
 //! knowledge pays only where the nodes are, so this says where to look
 //! before trying: tables of endings with few pawns, say, or a sum of the
-//! separate games that empty files make.
+//! separate games that empty files make, whose saving the distinct states
+//! of single groups bound.
 
 use crate::rules::{Bitboard, Color, Position};
 use std::collections::HashSet;
@@ -50,7 +51,8 @@ impl NodeProfile {
 
     /// The most a solver that summed the separate groups' games could
     /// divide the nodes by: it would still visit every node of one group,
-    /// and each group state of the others at least once.
+    /// and, in the nodes of two or more, each state of a single group at
+    /// least once.
     pub fn sum_bound(&self) -> f64 {
         let floor = self.by_groups[..2].iter().sum::<u64>() + self.group_states();
         self.nodes() as f64 / floor.max(1) as f64
